@@ -1,0 +1,64 @@
+package dev.cryptopay.events;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.UUID;
+
+/**
+ * A CloudEvents 1.0 event in structured JSON mode, as written on every topic (decisions §8).
+ *
+ * @param id              unique event id; consumers deduplicate on it
+ * @param source          the producing service, e.g. {@code /merchant-service}
+ * @param type            one of {@link EventTypes}
+ * @param specversion     always {@code 1.0}
+ * @param time            RFC 3339 time the state change committed
+ * @param subject         the aggregate id, also the Kafka record key
+ * @param datacontenttype always {@code application/json}
+ * @param data            the aggregate's full state after the change
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record CloudEvent(String id, String source, String type, String specversion, String time, String subject,
+        String datacontenttype, JsonNode data) {
+
+    public static final String SPEC_VERSION = "1.0";
+    public static final String JSON = "application/json";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    public CloudEvent {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(type, "type");
+    }
+
+    /** A new event with a random id, stamped now (microsecond precision, as PostgreSQL stores it). */
+    public static CloudEvent of(String source, String type, String subject, JsonNode data) {
+        return new CloudEvent(UUID.randomUUID().toString(), source, type, SPEC_VERSION,
+                Instant.now().truncatedTo(ChronoUnit.MICROS).toString(), subject, JSON, data);
+    }
+
+    /** Parses a record value; throws {@link IllegalArgumentException} when it is not a CloudEvent. */
+    public static CloudEvent parse(String json) {
+        try {
+            CloudEvent event = MAPPER.readValue(json, CloudEvent.class);
+            if (!SPEC_VERSION.equals(event.specversion())) {
+                throw new IllegalArgumentException("unsupported specversion " + event.specversion());
+            }
+            return event;
+        } catch (JsonProcessingException | NullPointerException e) {
+            throw new IllegalArgumentException("not a CloudEvent: " + e.getMessage(), e);
+        }
+    }
+
+    public String toJson() {
+        try {
+            return MAPPER.writeValueAsString(this);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

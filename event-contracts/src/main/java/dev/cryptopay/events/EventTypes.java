@@ -1,0 +1,40 @@
+package dev.cryptopay.events;
+
+import java.util.Set;
+
+/**
+ * CloudEvent {@code type} values. The transaction, refund and subscription types are also the webhook
+ * event types of decisions §7; the key and merchant types travel only on the internal compacted topics.
+ */
+public final class EventTypes {
+    public static final String TRANSACTION_CREATED = "transaction.created";
+    public static final String TRANSACTION_KYC_REQUIRED = "transaction.kyc_required";
+    public static final String TRANSACTION_PAYMENT_DETECTED = "transaction.payment_detected";
+    public static final String TRANSACTION_SUCCESS = "transaction.success";
+    public static final String TRANSACTION_EXPIRED = "transaction.expired";
+    public static final String TRANSACTION_CANCELLED = "transaction.cancelled";
+    public static final String TRANSACTION_FORFEITED = "transaction.forfeited";
+    public static final String REFUND_CREATED = "refund.created";
+    public static final String REFUND_COMPLETED = "refund.completed";
+    public static final String SUBSCRIPTION_CREATED = "subscription.created";
+    public static final String SUBSCRIPTION_PAUSED = "subscription.paused";
+    public static final String SUBSCRIPTION_RESUMED = "subscription.resumed";
+    public static final String SUBSCRIPTION_CANCELED = "subscription.canceled";
+    public static final String SUBSCRIPTION_PAYMENT_FAILED = "subscription.payment_failed";
+    public static final String SUBSCRIPTION_PAYMENT_PAID = "subscription_payment.paid";
+
+    /** A key was created or changed (revoked); data is the key's full state, never the key itself. */
+    public static final String KEY_UPDATED = "key.updated";
+    /** A merchant's effective configuration changed; data is the full effective configuration. */
+    public static final String MERCHANT_UPDATED = "merchant.updated";
+
+    /** The types a webhook may subscribe to (besides {@code *}). */
+    public static final Set<String> WEBHOOK_TYPES = Set.of(
+            TRANSACTION_CREATED, TRANSACTION_KYC_REQUIRED, TRANSACTION_PAYMENT_DETECTED, TRANSACTION_SUCCESS,
+            TRANSACTION_EXPIRED, TRANSACTION_CANCELLED, TRANSACTION_FORFEITED, REFUND_CREATED, REFUND_COMPLETED,
+            SUBSCRIPTION_CREATED, SUBSCRIPTION_PAUSED, SUBSCRIPTION_RESUMED, SUBSCRIPTION_CANCELED,
+            SUBSCRIPTION_PAYMENT_FAILED, SUBSCRIPTION_PAYMENT_PAID);
+
+    private EventTypes() {
+    }
+}

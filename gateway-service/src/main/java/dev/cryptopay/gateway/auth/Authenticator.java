@@ -1,0 +1,142 @@
+package dev.cryptopay.gateway.auth;
+
+import dev.cryptopay.events.KeyState;
+import dev.cryptopay.gateway.config.GatewayConfig;
+import dev.cryptopay.gateway.routing.AuthMode;
+import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.security.KeyHash;
+import io.smallrye.jwt.auth.principal.DefaultJWTParser;
+import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
+import io.smallrye.jwt.auth.principal.JWTParser;
+import io.smallrye.jwt.auth.principal.ParseException;
+import io.smallrye.jwt.util.KeyUtils;
+import io.vertx.core.MultiMap;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.PublicKey;
+import java.util.Optional;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * Establishes the caller of one request according to its route's {@link AuthMode} (decisions §4). Blocking:
+ * it reads the key store, so the router calls it off the event loop.
+ */
+@ApplicationScoped
+public class Authenticator {
+
+    public static final String API_KEY_HEADER = "X-Api-Key";
+    public static final String PUBLISHABLE_KEY_HEADER = "X-Publishable-Key";
+    public static final String MID_HEADER = "X-MID";
+    public static final String ACCOUNT_HEADER = "X-Account-Id";
+
+    private final Optional<JWTParser> operatorParser;
+
+    public Authenticator(GatewayConfig config) {
+        this.operatorParser = config.operator().publicKeyLocation().map(location -> {
+            try {
+                PublicKey key = KeyUtils.decodePublicKey(Files.readString(Path.of(location)));
+                JWTAuthContextInfo info = new JWTAuthContextInfo(key, config.operator().issuer());
+                return new DefaultJWTParser(info);
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read the operator public key at " + location, e);
+            }
+        });
+    }
+
+    @Transactional
+    public Identity authenticate(AuthMode mode, String method, MultiMap headers) {
+        return switch (mode) {
+            case PUBLIC -> Identity.ANONYMOUS;
+            case OPERATOR -> operator(headers.get("Authorization"));
+            case API_KEY -> apiKey(headers, method);
+            case API_KEY_AND_MID -> withMid(apiKey(headers, method), headers);
+            case API_KEY_AND_ACCOUNT_HEADER -> withAccountHeader(apiKey(headers, method), headers);
+            case PUBLISHABLE -> publishable(headers.get(PUBLISHABLE_KEY_HEADER));
+            case PUBLISHABLE_OR_API_KEY_AND_MID -> headers.contains(PUBLISHABLE_KEY_HEADER)
+                    ? publishable(headers.get(PUBLISHABLE_KEY_HEADER))
+                    : withMid(apiKey(headers, method), headers);
+        };
+    }
+
+    private Identity operator(String authorization) {
+        if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw ApiException.unauthorized("This endpoint needs an operator bearer token.");
+        }
+        JWTParser parser = operatorParser
+                .orElseThrow(() -> ApiException.unauthorized("Operator access is not configured."));
+        try {
+            JsonWebToken token = parser.parse(authorization.substring(7).trim());
+            if (token.getGroups() == null || !token.getGroups().contains(IdentityClaims.ROLE_OPERATOR)) {
+                throw ApiException.forbidden("The token does not carry the operator group.");
+            }
+            return Identity.operator(token.getSubject());
+        } catch (ParseException e) {
+            throw ApiException.unauthorized("The operator token is invalid or expired.");
+        }
+    }
+
+    private Identity apiKey(MultiMap headers, String method) {
+        String key = headers.get(API_KEY_HEADER);
+        if (key == null || key.isBlank()) {
+            throw ApiException.unauthorized(headers.contains(PUBLISHABLE_KEY_HEADER)
+                    ? "This endpoint needs an API key (X-Api-Key), not a publishable key."
+                    : "This endpoint needs an API key in X-Api-Key.");
+        }
+        StoredKey stored = activeKey(key.strip(), KeyState.TYPE_API);
+        if (IdentityClaims.ROLE_READ_ONLY.equals(stored.role) && !"GET".equals(method) && !"HEAD".equals(method)) {
+            throw ApiException.forbidden("A read_only key may only read.");
+        }
+        return new Identity(stored.keyId.toString(), KeyState.TYPE_API, stored.role, stored.accountId, null, null);
+    }
+
+    private Identity publishable(String header) {
+        if (header == null || header.isBlank()) {
+            throw ApiException.unauthorized("This endpoint needs a publishable key in X-Publishable-Key.");
+        }
+        String value = header.strip();
+        int colon = value.indexOf(':');
+        String key = colon < 0 ? value : value.substring(0, colon);
+        String subMerchant = colon < 0 ? null : value.substring(colon + 1);
+        if (subMerchant != null && subMerchant.isBlank()) {
+            throw ApiException.unauthorized("The sub-merchant part of the publishable key is empty.");
+        }
+        StoredKey stored = activeKey(key, KeyState.TYPE_PUBLISHABLE);
+        return new Identity(stored.keyId.toString(), KeyState.TYPE_PUBLISHABLE, IdentityClaims.ROLE_PUBLISHABLE,
+                stored.accountId, stored.merchantUUID, subMerchant);
+    }
+
+    private StoredKey activeKey(String key, String expectedType) {
+        StoredKey stored = StoredKey.findById(KeyHash.of(key));
+        if (stored == null || stored.status != KeyState.ACTIVE) {
+            throw ApiException.unauthorized("The key is unknown or revoked.");
+        }
+        if (!expectedType.equals(stored.keyType)) {
+            throw ApiException.unauthorized("This endpoint needs a key of type " + expectedType + ".");
+        }
+        return stored;
+    }
+
+    /** The key is checked first: a wrong or missing key is a 401 whatever X-MID says. */
+    private static Identity withMid(Identity identity, MultiMap headers) {
+        String mid = headers.get(MID_HEADER);
+        if (mid == null || mid.isBlank()) {
+            throw ApiException.validation(MID_HEADER, "is required with an API key on this endpoint");
+        }
+        return new Identity(identity.subject(), identity.keyType(), identity.role(), identity.accountId(), null,
+                mid.strip());
+    }
+
+    private static Identity withAccountHeader(Identity identity, MultiMap headers) {
+        String account = headers.get(ACCOUNT_HEADER);
+        if (account == null || account.isBlank()) {
+            throw ApiException.validation(ACCOUNT_HEADER, "is required on this endpoint");
+        }
+        if (!account.strip().equalsIgnoreCase(identity.accountId().toString())) {
+            throw ApiException.forbidden("X-Account-Id is not the key's account.");
+        }
+        return identity;
+    }
+}

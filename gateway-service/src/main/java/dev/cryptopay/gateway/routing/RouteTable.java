@@ -1,0 +1,110 @@
+package dev.cryptopay.gateway.routing;
+
+import static dev.cryptopay.gateway.routing.AuthMode.API_KEY;
+import static dev.cryptopay.gateway.routing.AuthMode.API_KEY_AND_ACCOUNT_HEADER;
+import static dev.cryptopay.gateway.routing.AuthMode.API_KEY_AND_MID;
+import static dev.cryptopay.gateway.routing.AuthMode.OPERATOR;
+import static dev.cryptopay.gateway.routing.AuthMode.PUBLIC;
+import static dev.cryptopay.gateway.routing.AuthMode.PUBLISHABLE;
+import static dev.cryptopay.gateway.routing.AuthMode.PUBLISHABLE_OR_API_KEY_AND_MID;
+import static dev.cryptopay.gateway.routing.Downstream.MERCHANT;
+import static dev.cryptopay.gateway.routing.Downstream.REPORTING;
+import static dev.cryptopay.gateway.routing.Downstream.SUBSCRIPTION;
+import static dev.cryptopay.gateway.routing.Downstream.TRANSACTION;
+import static dev.cryptopay.gateway.routing.Downstream.WEBHOOK;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every path of the interface document and of decisions §4, §7, §9 and §10, with its owner and auth mode.
+ * This table is the gateway's whole routing knowledge: a path that is not here is a 404 from the gateway.
+ */
+@ApplicationScoped
+public class RouteTable {
+
+    /** Outcome of matching a request: the route, or why there is none. */
+    public sealed interface Match {
+    }
+
+    public record Found(Route route) implements Match {
+    }
+
+    /** The path exists, not with this method. */
+    public record WrongMethod(List<String> allowed) implements Match {
+    }
+
+    public record NoRoute() implements Match {
+    }
+
+    private static final List<Route> ROUTES = List.of(
+            // Public lookups
+            Route.of("GET", "/assets", MERCHANT, PUBLIC),
+            Route.of("GET", "/config/countries", MERCHANT, PUBLIC),
+            // Operator (decisions §4)
+            Route.of("POST", "/operator/accounts", MERCHANT, OPERATOR),
+            Route.of("PUT,PATCH", "/operator/accounts/{accountUUID}", MERCHANT, OPERATOR),
+            Route.of("PUT,PATCH", "/operator/accounts/{accountUUID}/merchants/{merchantUUID}", MERCHANT, OPERATOR),
+            Route.of("PUT", "/operator/rates", TRANSACTION, OPERATOR),
+            Route.of("GET", "/operator/rates", TRANSACTION, OPERATOR),
+            // Keys, merchants, account configuration
+            Route.of("POST,GET", "/accounts/{accountUUID}/keys", MERCHANT, API_KEY),
+            Route.of("DELETE", "/accounts/{accountUUID}/keys/{keyUUID}", MERCHANT, API_KEY),
+            Route.of("POST,GET", "/accounts/{accountUUID}/merchants", MERCHANT, API_KEY),
+            Route.of("GET,PUT,DELETE", "/accounts/{accountUUID}/merchants/{merchantUUID}", MERCHANT, API_KEY),
+            Route.of("POST", "/accounts/{accountUUID}/merchants/{merchantUUID}/uploadlogo", MERCHANT, API_KEY),
+            Route.of("GET", "/accounts/{accountUUID}/merchants/{merchantUUID}/logo", MERCHANT, PUBLIC),
+            Route.of("GET,PUT", "/accounts/{accountUUID}/config", MERCHANT, API_KEY),
+            Route.of("GET", "/merchant/config", MERCHANT, PUBLISHABLE),
+            Route.of("GET", "/configuration", MERCHANT, PUBLISHABLE),
+            // Transactions, refunds, sandbox chain
+            Route.of("POST", "/transaction", TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID),
+            Route.of("GET", "/transaction/{transactionID}", TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID),
+            Route.of("GET", "/transaction/{transactionID}/qr", TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID),
+            Route.of("POST", "/transaction/{transactionID}/verification", TRANSACTION, PUBLISHABLE),
+            Route.of("POST", "/transaction/{transactionID}/payment", TRANSACTION, PUBLISHABLE),
+            Route.of("PATCH", "/transaction/{transactionID}/cancel", TRANSACTION, API_KEY_AND_MID),
+            Route.of("GET", "/transactions", TRANSACTION, API_KEY_AND_ACCOUNT_HEADER),
+            Route.of("POST", "/account/{accountID}/transaction/{transactionID}/refund", TRANSACTION, API_KEY_AND_MID),
+            Route.of("POST", "/sandbox/chain/transfers", TRANSACTION, API_KEY),
+            Route.of("POST", "/sandbox/chain/blocks", TRANSACTION, API_KEY),
+            // Subscriptions
+            Route.of("POST,GET", "/subscriptionplans", SUBSCRIPTION, API_KEY),
+            Route.of("GET", "/subscriptionplans/{planId}", SUBSCRIPTION, API_KEY),
+            Route.of("POST,GET", "/subscriptions", SUBSCRIPTION, API_KEY),
+            Route.of("GET,DELETE", "/subscriptions/{subscriptionId}", SUBSCRIPTION, API_KEY),
+            Route.of("PUT", "/subscriptions/{subscriptionId}/pause", SUBSCRIPTION, API_KEY),
+            Route.of("PUT", "/subscriptions/{subscriptionId}/resume", SUBSCRIPTION, API_KEY),
+            Route.of("GET", "/subscriptions/{subscriptionId}/events", SUBSCRIPTION, API_KEY),
+            Route.of("POST,GET", "/subscriptionpayments", SUBSCRIPTION, API_KEY),
+            Route.of("GET", "/subscriptionpayments/{paymentId}", SUBSCRIPTION, API_KEY),
+            Route.of("PUT", "/subscriptionpayments/{subscriptionId}/retry", SUBSCRIPTION, API_KEY),
+            // Webhooks (decisions §7 adds the delivery log)
+            Route.of("POST,GET", "/accounts/{accountUUID}/webhooks", WEBHOOK, API_KEY),
+            Route.of("PUT,DELETE", "/accounts/{accountUUID}/webhooks/{webhookUUID}", WEBHOOK, API_KEY),
+            Route.of("GET", "/accounts/{accountUUID}/webhooks/{webhookUUID}/deliveries", WEBHOOK, API_KEY),
+            Route.of("POST", "/accounts/{accountUUID}/webhooks/{webhookUUID}/deliveries/{deliveryId}/redeliver",
+                    WEBHOOK, API_KEY),
+            // Reporting
+            Route.of("GET", "/accounts/{accountUUID}/reporting/summary", REPORTING, API_KEY),
+            Route.of("GET", "/accounts/{accountUUID}/transactions", REPORTING, API_KEY),
+            Route.of("GET", "/accounts/{accountUUID}/transactions/{transactionID}", REPORTING, API_KEY));
+
+    public List<Route> routes() {
+        return ROUTES;
+    }
+
+    public Match match(String method, String path) {
+        String normalized = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        List<Route> onPath = ROUTES.stream().filter(r -> r.matchesPath(normalized)).toList();
+        if (onPath.isEmpty()) {
+            return new NoRoute();
+        }
+        Optional<Route> exact = onPath.stream().filter(r -> r.methods().contains(method)).findFirst();
+        if (exact.isPresent()) {
+            return new Found(exact.get());
+        }
+        return new WrongMethod(onPath.stream().flatMap(r -> r.methods().stream()).sorted().distinct().toList());
+    }
+}

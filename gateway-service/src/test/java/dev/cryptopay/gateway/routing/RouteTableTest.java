@@ -1,0 +1,86 @@
+package dev.cryptopay.gateway.routing;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class RouteTableTest {
+
+    private final RouteTable table = new RouteTable();
+
+    @ParameterizedTest(name = "{0} {1} -> {2} {3}")
+    @CsvSource({
+            "GET, /assets, MERCHANT, PUBLIC",
+            "GET, /config/countries, MERCHANT, PUBLIC",
+            "POST, /operator/accounts, MERCHANT, OPERATOR",
+            "PUT, /operator/rates, TRANSACTION, OPERATOR",
+            "POST, /accounts/a1/keys, MERCHANT, API_KEY",
+            "GET, /accounts/a1/keys, MERCHANT, API_KEY",
+            "DELETE, /accounts/a1/keys/k1, MERCHANT, API_KEY",
+            "POST, /accounts/a1/merchants, MERCHANT, API_KEY",
+            "GET, /accounts/a1/merchants, MERCHANT, API_KEY",
+            "PUT, /accounts/a1/merchants/m1, MERCHANT, API_KEY",
+            "GET, /accounts/a1/merchants/m1, MERCHANT, API_KEY",
+            "DELETE, /accounts/a1/merchants/m1, MERCHANT, API_KEY",
+            "POST, /accounts/a1/merchants/m1/uploadlogo, MERCHANT, API_KEY",
+            "GET, /accounts/a1/config, MERCHANT, API_KEY",
+            "PUT, /accounts/a1/config, MERCHANT, API_KEY",
+            "GET, /merchant/config, MERCHANT, PUBLISHABLE",
+            "GET, /configuration, MERCHANT, PUBLISHABLE",
+            "POST, /transaction, TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID",
+            "GET, /transaction/t1, TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID",
+            "GET, /transaction/t1/qr, TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID",
+            "POST, /transaction/t1/verification, TRANSACTION, PUBLISHABLE",
+            "POST, /transaction/t1/payment, TRANSACTION, PUBLISHABLE",
+            "PATCH, /transaction/t1/cancel, TRANSACTION, API_KEY_AND_MID",
+            "GET, /transactions, TRANSACTION, API_KEY_AND_ACCOUNT_HEADER",
+            "POST, /account/a1/transaction/t1/refund, TRANSACTION, API_KEY_AND_MID",
+            "POST, /sandbox/chain/transfers, TRANSACTION, API_KEY",
+            "POST, /sandbox/chain/blocks, TRANSACTION, API_KEY",
+            "POST, /subscriptionplans, SUBSCRIPTION, API_KEY",
+            "GET, /subscriptionplans, SUBSCRIPTION, API_KEY",
+            "GET, /subscriptionplans/p1, SUBSCRIPTION, API_KEY",
+            "POST, /subscriptions, SUBSCRIPTION, API_KEY",
+            "GET, /subscriptions, SUBSCRIPTION, API_KEY",
+            "GET, /subscriptions/s1, SUBSCRIPTION, API_KEY",
+            "PUT, /subscriptions/s1/pause, SUBSCRIPTION, API_KEY",
+            "PUT, /subscriptions/s1/resume, SUBSCRIPTION, API_KEY",
+            "DELETE, /subscriptions/s1, SUBSCRIPTION, API_KEY",
+            "GET, /subscriptions/s1/events, SUBSCRIPTION, API_KEY",
+            "POST, /subscriptionpayments, SUBSCRIPTION, API_KEY",
+            "GET, /subscriptionpayments, SUBSCRIPTION, API_KEY",
+            "GET, /subscriptionpayments/p1, SUBSCRIPTION, API_KEY",
+            "PUT, /subscriptionpayments/s1/retry, SUBSCRIPTION, API_KEY",
+            "POST, /accounts/a1/webhooks, WEBHOOK, API_KEY",
+            "GET, /accounts/a1/webhooks, WEBHOOK, API_KEY",
+            "PUT, /accounts/a1/webhooks/w1, WEBHOOK, API_KEY",
+            "DELETE, /accounts/a1/webhooks/w1, WEBHOOK, API_KEY",
+            "GET, /accounts/a1/webhooks/w1/deliveries, WEBHOOK, API_KEY",
+            "POST, /accounts/a1/webhooks/w1/deliveries/d1/redeliver, WEBHOOK, API_KEY",
+            "GET, /accounts/a1/reporting/summary, REPORTING, API_KEY",
+            "GET, /accounts/a1/transactions, REPORTING, API_KEY",
+            "GET, /accounts/a1/transactions/t1, REPORTING, API_KEY",
+    })
+    void everyDocumentedPathReachesItsOwner(String method, String path, Downstream owner, AuthMode auth) {
+        RouteTable.Found found = assertInstanceOf(RouteTable.Found.class, table.match(method, path));
+        assertEquals(owner, found.route().service());
+        assertEquals(auth, found.route().auth());
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "GET, /", "GET, /nope", "GET, /accounts/a1/keys/k1/extra", "GET, /transaction/t1/cancel/x",
+            "GET, /accounts//keys" })
+    void unknownPathsHaveNoRoute(String method, String path) {
+        assertInstanceOf(RouteTable.NoRoute.class, table.match(method, path));
+    }
+
+    @ParameterizedTest
+    @CsvSource({ "DELETE, /assets, GET", "PUT, /transaction/t1/cancel, PATCH" })
+    void aKnownPathWithAnotherMethodListsTheAllowedOnes(String method, String path, String allowed) {
+        RouteTable.WrongMethod wrong = assertInstanceOf(RouteTable.WrongMethod.class, table.match(method, path));
+        assertEquals(List.of(allowed), wrong.allowed());
+    }
+}

@@ -1,0 +1,89 @@
+package dev.cryptopay.merchant.service;
+
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.KeyState;
+import dev.cryptopay.events.Topics;
+import dev.cryptopay.merchant.domain.AccountKey;
+import dev.cryptopay.support.outbox.Outbox;
+import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.KeyHash;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+
+/** Creates, lists and revokes keys; every change is published on the compacted keys topic through the outbox. */
+@ApplicationScoped
+public class KeyService {
+
+    public static final String API_PREFIX = "ak_";
+    public static final String PUBLISHABLE_PREFIX = "pk_";
+
+    private final SecretGenerator secrets;
+    private final Outbox outbox;
+
+    public KeyService(SecretGenerator secrets, Outbox outbox) {
+        this.secrets = secrets;
+        this.outbox = outbox;
+    }
+
+    /** A new key with its plain secrets, which exist only in this answer. */
+    public record NewKey(AccountKey key, String plainKey, String plainPrivateKey) {
+    }
+
+    /** Joins the caller's transaction when there is one (account creation), else runs in its own. */
+    @Transactional
+    public NewKey create(UUID accountId, String keyType, String name, String role, UUID merchantUUID) {
+        boolean api = KeyState.TYPE_API.equals(keyType);
+        String plain = secrets.newKey(api ? API_PREFIX : PUBLISHABLE_PREFIX);
+        String privateKey = api ? secrets.newPrivateKey() : "";
+        OffsetDateTime now = OffsetDateTime.now();
+
+        AccountKey key = new AccountKey();
+        key.id = UUID.randomUUID();
+        key.accountId = accountId;
+        key.keyType = keyType;
+        key.keyHash = KeyHash.of(plain);
+        key.keyLast4 = plain.substring(plain.length() - 4);
+        key.publishableKey = api ? null : plain;
+        key.privateKeyHash = api ? KeyHash.of(privateKey) : null;
+        key.role = api ? (role == null ? "admin" : role) : null;
+        key.name = name;
+        key.merchantUUID = api ? null : merchantUUID;
+        key.status = AccountKey.ACTIVE;
+        key.version = 1;
+        key.createdAt = now;
+        key.updatedAt = now;
+        key.persist();
+        publish(key);
+        return new NewKey(key, plain, privateKey);
+    }
+
+    @Transactional
+    public List<AccountKey> list(UUID accountId) {
+        return AccountKey.listForAccount(accountId);
+    }
+
+    /** Revokes a key of the account; revoking an already revoked key changes nothing. */
+    @Transactional
+    public void revoke(UUID accountId, UUID keyId) {
+        AccountKey key = AccountKey.findForAccount(accountId, keyId)
+                .orElseThrow(() -> ApiException.notFound("Key " + keyId));
+        if (key.status == AccountKey.REVOKED) {
+            return;
+        }
+        key.status = AccountKey.REVOKED;
+        key.revokedAt = OffsetDateTime.now();
+        key.updatedAt = key.revokedAt;
+        key.version++;
+        publish(key);
+    }
+
+    private void publish(AccountKey key) {
+        KeyState state = new KeyState(key.id.toString(), key.accountId.toString(), key.keyType, key.keyHash,
+                key.role, key.merchantUUID == null ? null : key.merchantUUID.toString(), key.status, key.version,
+                key.updatedAt.toString());
+        outbox.append(Topics.KEYS, EventTypes.KEY_UPDATED, key.id.toString(), state);
+    }
+}

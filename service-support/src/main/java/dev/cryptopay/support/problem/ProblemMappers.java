@@ -1,0 +1,114 @@
+package dev.cryptopay.support.problem;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one error mapping of the suite: every failure leaves a service as problem+json (decisions §1).
+ * Nothing of the exception itself (class names, SQL, stack traces) reaches the client; unexpected
+ * failures are logged here with the request's id and answered with a generic 500.
+ */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    @ServerExceptionMapper
+    public Response api(ApiException e) {
+        Response.ResponseBuilder builder = respond(e.toProblem());
+        if (e.retryAfterSeconds() != null) {
+            builder.header("Retry-After", e.retryAfterSeconds());
+        }
+        return builder.build();
+    }
+
+    @ServerExceptionMapper
+    public Response json(JsonProcessingException e) {
+        String field = null;
+        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
+            field = mapping.getPath().stream()
+                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
+                    .collect(Collectors.joining(".")).replace(".[", "[");
+        }
+        if (field != null) {
+            return respond(Problem.of(400, "validation_failed", "Validation failed",
+                    "The request has invalid fields; see errors.",
+                    List.of(new FieldError(field, "has the wrong type or format")))).build();
+        }
+        return respond(Problem.of(400, "malformed_json", "Malformed JSON",
+                "The request body is not valid JSON.", null)).build();
+    }
+
+    @ServerExceptionMapper
+    public Response constraintViolation(ConstraintViolationException e) {
+        List<FieldError> errors = e.getConstraintViolations().stream()
+                .map(v -> new FieldError(leafPath(v.getPropertyPath().toString()), v.getMessage()))
+                .sorted(java.util.Comparator.comparing(FieldError::field))
+                .toList();
+        return respond(ApiException.validation(errors).toProblem()).build();
+    }
+
+    @ServerExceptionMapper
+    public Response unauthorized(UnauthorizedException e) {
+        return respond(ApiException.unauthorized("A valid internal identity token is required.").toProblem()).build();
+    }
+
+    @ServerExceptionMapper
+    public Response authenticationFailed(AuthenticationFailedException e) {
+        return respond(ApiException.unauthorized("The internal identity token is invalid or expired.").toProblem())
+                .build();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return respond(ApiException.forbidden("This key may not perform this operation.").toProblem()).build();
+    }
+
+    @ServerExceptionMapper
+    public Response web(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        if (status >= 500) {
+            LOG.error("request failed", e);
+        }
+        String code = switch (status) {
+            case 400 -> "validation_failed";
+            case 404 -> "not_found";
+            case 405 -> "method_not_allowed";
+            case 406 -> "not_acceptable";
+            case 413 -> "payload_too_large";
+            case 415 -> "unsupported_media_type";
+            default -> status >= 500 ? "internal_error" : "request_failed";
+        };
+        Response.Status known = Response.Status.fromStatusCode(status);
+        String title = known != null ? known.getReasonPhrase() : "Request failed";
+        String detail = status == 404 ? "No such resource." : status >= 500 ? "The service failed; try again." : title + ".";
+        return respond(Problem.of(status, code, title, detail, null)).build();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Exception e) {
+        LOG.error("unexpected failure", e);
+        return respond(Problem.of(500, "internal_error", "Internal error",
+                "The service failed to handle the request; it has been logged.", null)).build();
+    }
+
+    private static Response.ResponseBuilder respond(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
+    }
+
+    /** A method-parameter path such as {@code create.request.amounts.totalLocal} becomes {@code amounts.totalLocal}. */
+    static String leafPath(String path) {
+        String[] parts = path.split("\\.");
+        return parts.length > 2 ? String.join(".", java.util.Arrays.copyOfRange(parts, 2, parts.length))
+                : parts[parts.length - 1];
+    }
+}

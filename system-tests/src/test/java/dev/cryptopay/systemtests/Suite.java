@@ -1,0 +1,210 @@
+package dev.cryptopay.systemtests;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The six services started from their freshly built jars, once per test JVM, on ports 18080–18085 with the
+ * {@code *_it} databases and the test Kafka broker that {@code deploy/local/up --test} prepared — so the
+ * suite from the run command (8080–8085) can stay up meanwhile. Logs: {@code system-tests/target/suite-logs}.
+ */
+public final class Suite {
+
+    public static final int GATEWAY_PORT = 18080;
+    public static final String KAFKA = System.getProperty("test.kafka.bootstrap", "127.0.0.1:19092");
+    private static final Map<String, Integer> SERVICES = new LinkedHashMap<>();
+
+    static {
+        SERVICES.put("merchant", 18081);
+        SERVICES.put("transaction", 18082);
+        SERVICES.put("subscription", 18083);
+        SERVICES.put("webhook", 18084);
+        SERVICES.put("reporting", 18085);
+        SERVICES.put("gateway", GATEWAY_PORT);
+    }
+
+    private static Suite running;
+    private final Map<String, Process> processes = new LinkedHashMap<>();
+    private final Path root;
+
+    private Suite(Path root) {
+        this.root = root;
+    }
+
+    /** Starts the suite the first time it is asked for and keeps it until the test JVM exits. */
+    public static synchronized Suite get() {
+        if (running == null) {
+            Suite suite = new Suite(repoRoot());
+            Runtime.getRuntime().addShutdownHook(new Thread(suite::stop));
+            suite.start();
+            running = suite;
+        }
+        return running;
+    }
+
+    public static String gatewayUrl() {
+        return "http://127.0.0.1:" + GATEWAY_PORT;
+    }
+
+    public static int port(String service) {
+        return SERVICES.get(service);
+    }
+
+    public static String jdbcUrl(String service) {
+        return "jdbc:postgresql://127.0.0.1:5432/" + service + "_it";
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** A fresh operator token from the project's own script. */
+    public String operatorToken() {
+        try {
+            Process process = new ProcessBuilder(root.resolve("deploy/local/operator-token").toString())
+                    .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            String token = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            if (process.waitFor() != 0 || token.isEmpty()) {
+                throw new IllegalStateException("deploy/local/operator-token failed");
+            }
+            return token;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Stops one service (as a crash or a deploy would) and starts it again on the same port and database. */
+    public void restart(String service) {
+        stopProcess(service);
+        launch(service);
+        awaitReady(service, Duration.ofSeconds(90));
+    }
+
+    public void stopService(String service) {
+        stopProcess(service);
+    }
+
+    public void startService(String service) {
+        launch(service);
+        awaitReady(service, Duration.ofSeconds(90));
+    }
+
+    private void start() {
+        Instant begin = Instant.now();
+        SERVICES.keySet().forEach(this::launch);
+        SERVICES.keySet().forEach(s -> awaitReady(s, Duration.ofSeconds(120)));
+        System.out.printf("[suite] six services ready in %d ms%n", Duration.between(begin, Instant.now()).toMillis());
+    }
+
+    private void launch(String service) {
+        Path jar = root.resolve(service + "-service/target/quarkus-app/quarkus-run.jar");
+        if (!Files.exists(jar)) {
+            throw new IllegalStateException(jar + " is missing: build the services first (mvn verify builds them)");
+        }
+        Path logs = root.resolve("system-tests/target/suite-logs");
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> command = new ArrayList<>(List.of(java, "-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command);
+        Map<String, String> env = builder.environment();
+        Path keys = root.resolve("deploy/local/keys");
+        env.put("PORT", String.valueOf(SERVICES.get(service)));
+        env.put("DB_URL", jdbcUrl(service));
+        env.put("KAFKA_BOOTSTRAP_SERVERS", KAFKA);
+        env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", keys.resolve("local-dev-internal-public.pem").toString());
+        env.put("INTERNAL_JWT_PRIVATE_KEY_LOCATION", keys.resolve("local-dev-internal-private.pem").toString());
+        env.put("OPERATOR_JWT_PUBLIC_KEY_LOCATION", keys.resolve("local-dev-operator-public.pem").toString());
+        SERVICES.forEach((name, port) -> env.put(name.toUpperCase() + "_SERVICE_URL", "http://127.0.0.1:" + port));
+        try {
+            Files.createDirectories(logs);
+            Path log = logs.resolve(service + ".log");
+            builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            processes.put(service, builder.start());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + service, e);
+        }
+    }
+
+    private void awaitReady(String service, Duration timeout) {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        URI ready = URI.create("http://127.0.0.1:" + SERVICES.get(service) + "/q/health/ready");
+        Instant deadline = Instant.now().plus(timeout);
+        while (Instant.now().isBefore(deadline)) {
+            Process process = processes.get(service);
+            if (process != null && !process.isAlive()) {
+                throw new IllegalStateException(service + " exited with " + process.exitValue()
+                        + "; see system-tests/target/suite-logs/" + service + ".log");
+            }
+            try {
+                HttpResponse<Void> response = client.send(HttpRequest.newBuilder(ready).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                if (response.statusCode() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            sleep(250);
+        }
+        throw new IllegalStateException(service + " not ready after " + timeout
+                + "; see system-tests/target/suite-logs/" + service + ".log");
+    }
+
+    private void stopProcess(String service) {
+        Process process = processes.remove(service);
+        if (process == null) {
+            return;
+        }
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void stop() {
+        new ArrayList<>(processes.keySet()).forEach(this::stopProcess);
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Path repoRoot() {
+        String configured = System.getProperty("repo.root");
+        Path start = configured != null ? Path.of(configured) : Path.of("").toAbsolutePath();
+        for (Path dir = start.toAbsolutePath(); dir != null; dir = dir.getParent()) {
+            if (Files.exists(dir.resolve("deploy/local/lib.sh")) && Files.exists(dir.resolve("mvnw"))) {
+                return dir;
+            }
+        }
+        throw new IllegalStateException("cannot find the repository root above " + start);
+    }
+}
