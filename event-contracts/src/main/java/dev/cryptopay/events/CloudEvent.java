@@ -3,7 +3,11 @@ package dev.cryptopay.events;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
@@ -28,7 +32,12 @@ public record CloudEvent(String id, String source, String type, String specversi
     public static final String SPEC_VERSION = "1.0";
     public static final String JSON = "application/json";
 
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Decimals stay exact both ways: read as BigDecimal, written plainly (never 1E+2). */
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
+            .nodeFactory(JsonNodeFactory.withExactBigDecimals(true))
+            .build();
 
     public CloudEvent {
         Objects.requireNonNull(id, "id");

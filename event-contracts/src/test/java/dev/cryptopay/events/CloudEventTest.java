@@ -21,6 +21,17 @@ class CloudEventTest {
     }
 
     @Test
+    void keepsDecimalsExactAndPlain() {
+        CloudEvent event = CloudEvent.parse("{\"id\":\"1\",\"type\":\"t\",\"specversion\":\"1.0\","
+                + "\"data\":{\"a\":100,\"b\":0.10,\"c\":12345678901234567890.123456789012345678}}");
+        assertEquals(new java.math.BigDecimal("0.10"), event.data().get("b").decimalValue());
+        String json = event.toJson();
+        assertEquals(true, json.contains("\"a\":100,"), json);
+        assertEquals(true, json.contains("\"b\":0.10"), json);
+        assertEquals(true, json.contains("12345678901234567890.123456789012345678"), json);
+    }
+
+    @Test
     void refusesWhatIsNotACloudEvent() {
         assertThrows(IllegalArgumentException.class, () -> CloudEvent.parse("{\"hello\":1}"));
         assertThrows(IllegalArgumentException.class, () -> CloudEvent.parse("not json"));

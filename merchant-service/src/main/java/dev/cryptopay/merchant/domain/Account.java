@@ -5,6 +5,8 @@ import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
@@ -21,6 +23,14 @@ public class Account extends PanacheEntityBase {
 
     @Column(nullable = false)
     public String email;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(nullable = false, columnDefinition = "jsonb")
+    public Settings.AccountSettings settings = Settings.AccountSettings.empty();
+
+    /** Grows with every configuration change; part of each merchant's effective configuration version. */
+    @Column(nullable = false)
+    public long version = 1;
 
     @Column(name = "created_at", nullable = false)
     public OffsetDateTime createdAt;

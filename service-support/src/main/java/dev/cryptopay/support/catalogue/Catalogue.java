@@ -22,7 +22,8 @@ public final class Catalogue {
 
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record Network(String name, String family, String nativeAsset, Long sandboxChainId,
-            Long productionChainId) {
+            Long productionChainId, int defaultMinConfirmsLow, int defaultMinConfirmsHigh,
+            int defaultQrExpirationSeconds) {
     }
 
     @JsonIgnoreProperties(ignoreUnknown = true)

@@ -2,6 +2,8 @@ package dev.cryptopay.support.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.InvalidFormatException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -46,6 +48,17 @@ public class ProblemMappers {
         }
         return respond(Problem.of(400, "malformed_json", "Malformed JSON",
                 "The request body is not valid JSON.", null)).build();
+    }
+
+    /** Quarkus ships its own mappers for these subtypes; these keep the suite's problem+json form. */
+    @ServerExceptionMapper
+    public Response mismatchedInput(MismatchedInputException e) {
+        return json(e);
+    }
+
+    @ServerExceptionMapper
+    public Response invalidFormat(InvalidFormatException e) {
+        return json(e);
     }
 
     @ServerExceptionMapper

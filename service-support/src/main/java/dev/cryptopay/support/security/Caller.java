@@ -36,6 +36,16 @@ public class Caller {
         return uuidClaim(IdentityClaims.MERCHANT);
     }
 
+    /** A merchant the caller named (X-MID or a sub-merchant publishable key), not yet resolved. */
+    public Optional<String> merchantRef() {
+        Object value = token.getClaim(IdentityClaims.MERCHANT_REF);
+        if (value == null) {
+            return Optional.empty();
+        }
+        String text = value instanceof jakarta.json.JsonString s ? s.getString() : value.toString();
+        return text.isBlank() ? Optional.empty() : Optional.of(text);
+    }
+
     /**
      * Ensures the caller acts for {@code pathAccount}; a path naming another account is 403 (decisions §1).
      */

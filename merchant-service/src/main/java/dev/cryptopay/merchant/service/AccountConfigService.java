@@ -1,0 +1,68 @@
+package dev.cryptopay.merchant.service;
+
+import dev.cryptopay.merchant.domain.Account;
+import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.merchant.domain.Settings.AccountSettings;
+import dev.cryptopay.support.problem.ApiException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+import java.time.OffsetDateTime;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * Account configuration and the operator's changes to accounts and merchants. A change re-publishes the
+ * effective configuration of every merchant it can affect, in the same transaction.
+ */
+@ApplicationScoped
+public class AccountConfigService {
+
+    private final MerchantEvents events;
+
+    public AccountConfigService(MerchantEvents events) {
+        this.events = events;
+    }
+
+    @Transactional
+    public AccountSettings get(UUID accountId) {
+        Account account = Account.<Account>findByIdOptional(accountId)
+                .orElseThrow(() -> ApiException.notFound("Account"));
+        return account.settings == null ? AccountSettings.empty() : account.settings;
+    }
+
+    /** Applies {@code change} to the account's settings under a row lock. */
+    @Transactional
+    public AccountSettings update(UUID accountId, UnaryOperator<AccountSettings> change) {
+        Account account = Account.<Account>findByIdOptional(accountId, LockModeType.PESSIMISTIC_WRITE)
+                .orElseThrow(() -> ApiException.notFound("Account"));
+        account.settings = change.apply(account.settings == null ? AccountSettings.empty() : account.settings);
+        account.version++;
+        account.updatedAt = OffsetDateTime.now();
+        events.accountChanged(account);
+        return account.settings;
+    }
+
+    /** Operator: enable (1), put under review (0) or disable (-1) a merchant, and allow it to set fxRate. */
+    @Transactional
+    public Merchant operate(UUID accountId, UUID merchantId, Integer status, Boolean fxRateAllowed) {
+        Account account = Account.<Account>findByIdOptional(accountId)
+                .orElseThrow(() -> ApiException.notFound("Account"));
+        Merchant merchant = Merchant.<Merchant>find("accountId = ?1 and id = ?2", accountId, merchantId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional()
+                .orElseThrow(() -> ApiException.notFound("Merchant"));
+        if (status != null) {
+            if (merchant.archivedAt != null && status != Merchant.DISABLED) {
+                throw ApiException.conflict("invalid_state", "An archived merchant cannot be enabled again.");
+            }
+            merchant.status = status;
+        }
+        if (fxRateAllowed != null) {
+            merchant.fxRateAllowed = fxRateAllowed;
+        }
+        merchant.version++;
+        merchant.updatedAt = OffsetDateTime.now();
+        events.merchantChanged(account, merchant);
+        return merchant;
+    }
+}

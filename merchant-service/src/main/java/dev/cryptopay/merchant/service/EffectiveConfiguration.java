@@ -1,0 +1,178 @@
+package dev.cryptopay.merchant.service;
+
+import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
+import dev.cryptopay.events.MerchantConfiguration.FeeSchedule;
+import dev.cryptopay.merchant.domain.Account;
+import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.merchant.domain.Settings.AccountSettings;
+import dev.cryptopay.merchant.domain.Settings.CanSet;
+import dev.cryptopay.merchant.domain.Settings.CheckoutConfig;
+import dev.cryptopay.merchant.domain.Settings.Inherit;
+import dev.cryptopay.merchant.domain.Settings.MerchantSettings;
+import dev.cryptopay.support.catalogue.Catalogue;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The one place where a merchant's effective configuration is worked out (decisions §11): a setting comes
+ * from the account when the merchant's {@code inherit} flag for it is true or its {@code canSet} flag is false;
+ * otherwise the merchant's own value holds, and where the merchant has none the account's does. Absent flags
+ * mean inherit = false and canSet = true. What neither configures falls back to the platform defaults of the
+ * catalogue (confirmations, QR lifetime) or to "off"/"none".
+ *
+ * <p>Accepted assets: the merchant's list, narrowed to the account's when the account has one; without a
+ * merchant list, the account's; without either, the whole catalogue. Extended public keys: the account's
+ * addressProvider, completed in the sandbox by the default test xpubs.
+ */
+public final class EffectiveConfiguration {
+
+    private EffectiveConfiguration() {
+    }
+
+    public static MerchantConfiguration resolve(Account account, Merchant merchant, Map<String, String> defaultXpubs) {
+        AccountSettings a = account.settings == null ? AccountSettings.empty() : account.settings;
+        MerchantSettings m = merchant.settings;
+        Inherit inherit = m == null || m.inherit() == null ? noInherit() : m.inherit();
+        CanSet canSet = m == null || m.canSet() == null ? canSetAll() : m.canSet();
+
+        List<String> allowedCrypto = allowedCrypto(m == null ? null : m.allowedCrypto(), a.allowedCrypto());
+        Map<String, Map<String, AssetNetworkConfig>> networkConfigs = networkConfigs(allowedCrypto,
+                pick(inherit.inheritCryptoNetworkConfigs(), canSet.canSetCryptoNetworkConfigs(),
+                        m == null ? null : m.cryptoNetworkConfigs(), a.cryptoNetworkConfigs()));
+
+        Map<String, String> xpubs = new TreeMap<>(defaultXpubs);
+        if (a.addressProvider() != null) {
+            xpubs.putAll(a.addressProvider());
+        }
+        Map<String, Boolean> autoRefund = new LinkedHashMap<>();
+        if (a.autoRefundConfig() != null) {
+            autoRefund.put("aml", Boolean.TRUE.equals(a.autoRefundConfig().aml()));
+            autoRefund.put("fraud", Boolean.TRUE.equals(a.autoRefundConfig().fraud()));
+            autoRefund.put("sanction", Boolean.TRUE.equals(a.autoRefundConfig().sanction()));
+            autoRefund.put("overpayment", Boolean.TRUE.equals(a.autoRefundConfig().overpayment()));
+            autoRefund.put("vendorStatus", Boolean.TRUE.equals(a.autoRefundConfig().vendorStatus()));
+        }
+
+        return new MerchantConfiguration(
+                merchant.id.toString(),
+                merchant.accountId.toString(),
+                merchant.externalMID,
+                merchant.name,
+                merchant.dba,
+                merchant.descriptor,
+                merchant.country,
+                merchant.region,
+                merchant.archivedAt != null ? Merchant.DISABLED : merchant.status,
+                merchant.fxRateAllowed,
+                allowedCrypto,
+                orEmpty(pick(inherit.inheritAllowedWallets(), canSet.canSetAllowedWallets(),
+                        m == null ? null : m.allowedWallets(), a.allowedWallets())),
+                networkConfigs,
+                pick(inherit.inheritHighThreshold(), canSet.canSetHighThreshold(),
+                        m == null ? null : m.highThreshold(), a.highThreshold()),
+                Boolean.TRUE.equals(pick(inherit.inheritKYCEnabled(), canSet.canSetKYCEnabled(),
+                        m == null ? null : m.kycEnabled(), null)),
+                pick(inherit.inheritKYCThreshold(), canSet.canSetKYCThreshold(),
+                        m == null ? null : m.kycThreshold(), null),
+                pick(inherit.inheritKYCThreshold(), canSet.canSetKYCThreshold(),
+                        m == null ? null : m.kycThresholdCustodial(), null),
+                orEmptyMap(pick(inherit.inheritTravelRulesRegionalThreshold(),
+                        canSet.canSetTravelRulesRegionalThreshold(),
+                        m == null ? null : m.travelRulesRegionalThreshold(), null)),
+                orEmptyMap(pick(inherit.inheritTravelRulesRegionalThreshold(),
+                        canSet.canSetTravelRulesRegionalThreshold(),
+                        m == null ? null : m.travelRulesRegionalThresholdCustodial(), null)),
+                pick(inherit.inheritRefundWindowHours(), canSet.canSetRefundWindowHours(),
+                        m == null ? null : m.refundWindowHours(), a.refundWindowHours()),
+                m != null && Boolean.TRUE.equals(m.cancelTransactionEnabled()),
+                fees(inherit, m == null ? null : m.feeConfig(), a.fees()),
+                merchant.discountRate,
+                xpubs,
+                autoRefund,
+                a.defaultRecommendedNetwork(),
+                a.settlementFrequency(),
+                a.settlementAnchor(),
+                account.version + merchant.version,
+                (merchant.updatedAt.isAfter(account.updatedAt) ? merchant.updatedAt : account.updatedAt).toString());
+    }
+
+    /** The checkout branding the merchant shows (same inheritance rule); null when nobody configured one. */
+    public static CheckoutConfig checkoutConfig(Account account, Merchant merchant) {
+        AccountSettings a = account.settings == null ? AccountSettings.empty() : account.settings;
+        if (merchant == null) {
+            return a.checkoutConfig();
+        }
+        MerchantSettings m = merchant.settings;
+        Inherit inherit = m == null || m.inherit() == null ? noInherit() : m.inherit();
+        CanSet canSet = m == null || m.canSet() == null ? canSetAll() : m.canSet();
+        return pick(inherit.inheritCheckoutConfig(), canSet.canSetCheckoutConfig(),
+                m == null ? null : m.checkoutConfig(), a.checkoutConfig());
+    }
+
+    /** The rule of decisions §11 for one setting. */
+    static <T> T pick(Boolean inherit, Boolean canSet, T merchantValue, T accountValue) {
+        if (Boolean.TRUE.equals(inherit) || Boolean.FALSE.equals(canSet)) {
+            return accountValue;
+        }
+        return merchantValue != null ? merchantValue : accountValue;
+    }
+
+    private static List<String> allowedCrypto(List<String> merchant, List<String> account) {
+        List<String> all = Catalogue.get().assets().stream().map(Catalogue.Asset::code).toList();
+        List<String> base = account == null || account.isEmpty() ? all : account;
+        if (merchant == null || merchant.isEmpty()) {
+            return List.copyOf(base);
+        }
+        return merchant.stream().filter(base::contains).distinct().toList();
+    }
+
+    /** Every accepted asset on each of its networks, configured values first, platform defaults otherwise. */
+    private static Map<String, Map<String, AssetNetworkConfig>> networkConfigs(List<String> allowedCrypto,
+            Map<String, Map<String, AssetNetworkConfig>> configured) {
+        Map<String, Map<String, AssetNetworkConfig>> result = new TreeMap<>();
+        Catalogue catalogue = Catalogue.get();
+        for (String code : allowedCrypto) {
+            Catalogue.Asset asset = catalogue.asset(code).orElseThrow();
+            for (String networkName : asset.networks()) {
+                Catalogue.Network network = catalogue.network(networkName).orElseThrow();
+                AssetNetworkConfig own = configured == null || configured.get(networkName) == null ? null
+                        : configured.get(networkName).get(code);
+                AssetNetworkConfig effective = own != null ? own
+                        : new AssetNetworkConfig(network.defaultMinConfirmsLow(), network.defaultMinConfirmsHigh(),
+                                network.defaultQrExpirationSeconds());
+                result.computeIfAbsent(networkName, n -> new TreeMap<>()).put(code, effective);
+            }
+        }
+        return result;
+    }
+
+    private static FeeSchedule fees(Inherit inherit, FeeSchedule merchant, FeeSchedule account) {
+        MerchantConfiguration.PlatformFees platform = Boolean.TRUE.equals(inherit.inheritPlatformFees())
+                || merchant == null || merchant.platform() == null
+                ? (account == null ? null : account.platform()) : merchant.platform();
+        MerchantConfiguration.PartnerFees partner = Boolean.TRUE.equals(inherit.inheritPartnerFees())
+                || merchant == null || merchant.partner() == null
+                ? (account == null ? null : account.partner()) : merchant.partner();
+        return platform == null && partner == null ? null : new FeeSchedule(platform, partner);
+    }
+
+    private static Inherit noInherit() {
+        return new Inherit(null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    private static CanSet canSetAll() {
+        return new CanSet(null, null, null, null, null, null, null, null, null, null);
+    }
+
+    private static <T> List<T> orEmpty(List<T> list) {
+        return list == null ? List.of() : new ArrayList<>(list);
+    }
+
+    private static <K, V> Map<K, V> orEmptyMap(Map<K, V> map) {
+        return map == null ? Map.of() : new TreeMap<>(map);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.cryptopay.merchant.service;
+
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.events.Topics;
+import dev.cryptopay.merchant.config.MerchantServiceConfig;
+import dev.cryptopay.merchant.domain.Account;
+import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.support.outbox.Outbox;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.util.Map;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Publishes merchants' effective configuration on the compacted merchants topic, through the outbox. */
+@ApplicationScoped
+public class MerchantEvents {
+
+    private final Outbox outbox;
+    private final Map<String, String> defaultXpubs;
+
+    public MerchantEvents(Outbox outbox, MerchantServiceConfig config,
+            @ConfigProperty(name = "cryptopay.environment") String environment) {
+        this.outbox = outbox;
+        this.defaultXpubs = "sandbox".equals(environment) ? Map.copyOf(config.sandboxXpubs()) : Map.of();
+    }
+
+    public MerchantConfiguration effective(Account account, Merchant merchant) {
+        return EffectiveConfiguration.resolve(account, merchant, defaultXpubs);
+    }
+
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void merchantChanged(Account account, Merchant merchant) {
+        outbox.append(Topics.MERCHANTS, EventTypes.MERCHANT_UPDATED, merchant.id.toString(),
+                effective(account, merchant));
+    }
+
+    /** An account change can change every merchant's effective configuration. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void accountChanged(Account account) {
+        Merchant.allOfAccount(account.id).forEach(merchant -> merchantChanged(account, merchant));
+    }
+}

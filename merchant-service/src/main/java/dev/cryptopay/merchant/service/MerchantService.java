@@ -1,0 +1,153 @@
+package dev.cryptopay.merchant.service;
+
+import dev.cryptopay.merchant.domain.Account;
+import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.merchant.domain.MerchantLogo;
+import dev.cryptopay.support.paging.PageRequest;
+import dev.cryptopay.support.problem.ApiException;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/** Merchants of an account: create, replace, read, list, archive, logo. Every change publishes the merchant. */
+@ApplicationScoped
+public class MerchantService {
+
+    private final MerchantEvents events;
+    private final boolean sandbox;
+
+    public MerchantService(MerchantEvents events, @ConfigProperty(name = "cryptopay.environment") String environment) {
+        this.events = events;
+        this.sandbox = "sandbox".equals(environment);
+    }
+
+    public record Page(List<Merchant> merchants, long totalCount) {
+    }
+
+    /** New merchants are enabled in the sandbox and under review in production (decisions §11). */
+    @Transactional
+    public Merchant create(UUID accountId, MerchantDraft draft) {
+        Account account = account(accountId);
+        if (draft.externalMID() != null && Merchant.findByExternalMID(accountId, draft.externalMID()).isPresent()) {
+            throw ApiException.conflict("external_mid_taken",
+                    "Another merchant of this account already has externalMID " + draft.externalMID() + ".");
+        }
+        OffsetDateTime now = OffsetDateTime.now();
+        Merchant merchant = new Merchant();
+        merchant.id = UUID.randomUUID();
+        merchant.accountId = accountId;
+        merchant.externalMID = draft.externalMID();
+        merchant.status = sandbox ? Merchant.ENABLED : Merchant.UNDER_REVIEW;
+        merchant.version = 1;
+        merchant.createdAt = now;
+        apply(merchant, draft, now);
+        merchant.persist();
+        events.merchantChanged(account, merchant);
+        return merchant;
+    }
+
+    /** Full replacement of the writable fields; externalMID stays, and so does logoFilename when not sent. */
+    @Transactional
+    public Merchant update(UUID accountId, UUID merchantId, MerchantDraft draft) {
+        Account account = account(accountId);
+        Merchant merchant = lockMerchant(accountId, merchantId);
+        apply(merchant, draft, OffsetDateTime.now());
+        merchant.version++;
+        events.merchantChanged(account, merchant);
+        return merchant;
+    }
+
+    @Transactional
+    public Merchant get(UUID accountId, UUID merchantId) {
+        return Merchant.findForAccount(accountId, merchantId).orElseThrow(() -> ApiException.notFound("Merchant"));
+    }
+
+    @Transactional
+    public Page list(UUID accountId, PageRequest page) {
+        return new Page(Merchant.listPage(accountId, page.index(), page.limit()), Merchant.countListed(accountId));
+    }
+
+    /** Archives (status -1): the merchant leaves listings and takes no new transactions; Get still answers. */
+    @Transactional
+    public void archive(UUID accountId, UUID merchantId) {
+        Account account = account(accountId);
+        Merchant merchant = lockMerchant(accountId, merchantId);
+        if (merchant.archivedAt != null) {
+            return;
+        }
+        merchant.archivedAt = OffsetDateTime.now();
+        merchant.updatedAt = merchant.archivedAt;
+        merchant.status = Merchant.DISABLED;
+        merchant.version++;
+        events.merchantChanged(account, merchant);
+    }
+
+    @Transactional
+    public Merchant storeLogo(UUID accountId, UUID merchantId, byte[] content, LogoFormat format) {
+        Merchant merchant = lockMerchant(accountId, merchantId);
+        MerchantLogo logo = MerchantLogo.<MerchantLogo>findByIdOptional(merchantId).orElseGet(() -> {
+            MerchantLogo fresh = new MerchantLogo();
+            fresh.merchantId = merchantId;
+            return fresh;
+        });
+        logo.contentType = format.mediaType();
+        logo.content = content;
+        logo.updatedAt = OffsetDateTime.now();
+        logo.persist();
+        merchant.logoFilename = merchantId + "." + format.extension();
+        merchant.updatedAt = logo.updatedAt;
+        return merchant;
+    }
+
+    @Transactional
+    public Optional<MerchantLogo> logo(UUID accountId, UUID merchantId) {
+        get(accountId, merchantId);
+        return MerchantLogo.findByIdOptional(merchantId);
+    }
+
+    /** A merchant of the account named by its UUID or its externalMID (X-MID, sub-merchant keys). */
+    @Transactional
+    public Optional<Merchant> resolve(UUID accountId, String reference) {
+        try {
+            Optional<Merchant> byId = Merchant.findForAccount(accountId, UUID.fromString(reference));
+            if (byId.isPresent()) {
+                return byId;
+            }
+        } catch (IllegalArgumentException notAUuid) {
+            // fall through to externalMID
+        }
+        return Merchant.findByExternalMID(accountId, reference);
+    }
+
+    private static void apply(Merchant merchant, MerchantDraft draft, OffsetDateTime now) {
+        merchant.name = draft.name();
+        merchant.dba = draft.dba();
+        merchant.address1 = draft.address1();
+        merchant.address2 = draft.address2();
+        merchant.city = draft.city();
+        merchant.region = draft.region();
+        merchant.country = draft.country();
+        merchant.descriptor = draft.dba() != null ? draft.dba() : draft.name();
+        merchant.discountRate = draft.discountRate();
+        if (draft.logoFilename() != null) {
+            merchant.logoFilename = draft.logoFilename();
+        }
+        merchant.settings = draft.settings();
+        merchant.updatedAt = now;
+    }
+
+    private static Account account(UUID accountId) {
+        return Account.<Account>findByIdOptional(accountId).orElseThrow(() -> ApiException.notFound("Account"));
+    }
+
+    private static Merchant lockMerchant(UUID accountId, UUID merchantId) {
+        return Merchant.<Merchant>find("accountId = ?1 and id = ?2", accountId, merchantId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional()
+                .orElseThrow(() -> ApiException.notFound("Merchant"));
+    }
+}
