@@ -168,8 +168,15 @@ start_bg() {
     die "$name: already running (pid $(head -n1 "$pidfile")); stop it first"
   fi
   printf '\n==== %s: starting %s at %s\n' "$name" "$*" "$(date -Is)" >>"$logfile"
-  # The subshell is not a process-group leader, so setsid execs in place (same pid).
-  (exec setsid nohup "$@" </dev/null >>"$logfile" 2>&1) &
+  # The subshell is not a process-group leader, so setsid execs in place (same pid). Descriptors above 2
+  # are closed first: a long-lived server must not inherit, say, a build lock held by whoever started it.
+  (
+    for fd in /proc/$BASHPID/fd/*; do
+      fd="${fd##*/}"
+      ((fd > 2)) && eval "exec $fd>&-" 2>/dev/null
+    done
+    exec setsid nohup "$@" </dev/null >>"$logfile" 2>&1
+  ) &
   pid=$!
   printf '%s\n' "$pid" >"$pidfile"
   printf '%s\n' "$*" >"$pidfile.cmd"
@@ -226,3 +233,18 @@ stop_pidfile() {
   rm -f "$pidfile" "$pidfile.cmd"
   step "$name: stopped (pid $pid)"
 }
+
+# --- Tokens -----------------------------------------------------------------
+
+# jwt_rs256 KEYFILE HEADER_JSON PAYLOAD_JSON: prints a compact RS256 JWT signed with the PEM private key.
+jwt_rs256() {
+  local key="$1" header="$2" payload="$3" input signature
+  command -v openssl >/dev/null || die "openssl not found; apt-get install openssl"
+  [[ -r "$key" ]] || die "missing $key (it is committed in git; restore it with git checkout)"
+  input="$(printf '%s' "$header" | _b64url).$(printf '%s' "$payload" | _b64url)"
+  signature="$(printf '%s' "$input" | openssl dgst -sha256 -sign "$key" -binary | _b64url)"
+  [[ -n "$signature" ]] || die "signing with $key failed"
+  printf '%s.%s\n' "$input" "$signature"
+}
+
+_b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
