@@ -1,0 +1,159 @@
+package dev.cryptopay.transaction.rest;
+
+import dev.cryptopay.support.paging.PageRequest;
+import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.quote.Money;
+import dev.cryptopay.transaction.rest.TransactionDtos.CreateTransactionRequest;
+import dev.cryptopay.transaction.rest.TransactionDtos.Prefill;
+import dev.cryptopay.transaction.service.NewTransaction;
+import dev.cryptopay.transaction.service.TransactionQuery;
+import dev.cryptopay.transaction.service.TransactionService;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Currency;
+import java.util.List;
+
+/** Field checks of the transaction requests (decisions §1, §5); merchant-dependent rules are the service's. */
+final class TransactionRequests {
+
+    private TransactionRequests() {
+    }
+
+    static NewTransaction validate(CreateTransactionRequest body) {
+        if (body == null) {
+            throw ApiException.badRequest("A JSON body is required.");
+        }
+        Validation v = new Validation()
+                .text("descriptor", body.descriptor(), Validation.MAX_STRING)
+                .text("referenceNumber", body.referenceNumber(), Validation.MAX_STRING)
+                .text("quoteID", body.quoteID(), Validation.MAX_STRING)
+                .required("amount", body.amount())
+                .requiredText("amountCurrency", body.amountCurrency())
+                .currency("amountCurrency", body.amountCurrency())
+                .requiredText("asset", body.asset())
+                .asset("asset", body.asset())
+                .requiredText("network", body.network())
+                .network("network", body.network());
+        amount(v, "amount", body.amount());
+        if (body.amount() != null && body.amountCurrency() != null && isCurrency(body.amountCurrency())) {
+            int digits = Currency.getInstance(body.amountCurrency()).getDefaultFractionDigits();
+            if (digits >= 0 && body.amount().stripTrailingZeros().scale() > digits) {
+                v.add("amount", "has more decimals than " + body.amountCurrency() + " has (" + digits + ")");
+            }
+        }
+        if (body.fxRate() != null) {
+            amount(v, "fxRate", body.fxRate());
+        }
+        Prefill p = body.optional();
+        if (p != null) {
+            v.text("optional.firstName", p.firstName(), Validation.MAX_STRING)
+                    .text("optional.lastName", p.lastName(), Validation.MAX_STRING)
+                    .email("optional.email", p.email())
+                    .text("optional.street1", p.street1(), Validation.MAX_STRING)
+                    .text("optional.street2", p.street2(), Validation.MAX_STRING)
+                    .text("optional.city", p.city(), Validation.MAX_STRING)
+                    .text("optional.region", p.region(), Validation.MAX_STRING)
+                    .text("optional.postalCode", p.postalCode(), Validation.MAX_STRING)
+                    .country("optional.country", p.country());
+        }
+        v.throwIfInvalid();
+        BigDecimal amount = body.amount();
+        int digits = Currency.getInstance(body.amountCurrency()).getDefaultFractionDigits();
+        if (digits >= 0 && amount.scale() < digits) {
+            amount = amount.setScale(digits);
+        }
+        return new NewTransaction(blankToNull(body.descriptor()), blankToNull(body.referenceNumber()), amount,
+                body.amountCurrency(), body.asset(), body.network(), body.fxRate(), blankToNull(body.quoteID()),
+                p == null ? null : TransactionService.prefill(p.firstName(), p.lastName(), p.email(), p.street1(),
+                        p.street2(), p.city(), p.region(), p.postalCode(), p.country()));
+    }
+
+    /** An amount: > 0 and at most 1,000,000,000,000 (decisions §1). */
+    static void amount(Validation v, String field, BigDecimal value) {
+        if (value != null && (value.signum() <= 0 || value.compareTo(Money.MAX_AMOUNT) > 0)) {
+            v.add(field, "must be greater than 0 and at most 1000000000000");
+        }
+    }
+
+    /** Query of GET /transactions; limit and page are required here (interface document). */
+    static TransactionQuery query(String limit, String page, String status, String subMerchantId,
+            String referenceNumber, String startTime, String endTime) {
+        Validation v = new Validation();
+        if (limit == null || limit.isBlank()) {
+            v.add("limit", "is required");
+        }
+        if (page == null || page.isBlank()) {
+            v.add("page", "is required");
+        }
+        List<Integer> statuses = new ArrayList<>();
+        if (status != null && !status.isBlank()) {
+            for (String part : status.split(",")) {
+                try {
+                    int value = Integer.parseInt(part.strip());
+                    if (!TransactionStatus.ALL.contains(value)) {
+                        v.add("status", "must be a comma-separated list of 0, 1, -1, -2, -3, -4");
+                        break;
+                    }
+                    statuses.add(value);
+                } catch (NumberFormatException e) {
+                    v.add("status", "must be a comma-separated list of 0, 1, -1, -2, -3, -4");
+                    break;
+                }
+            }
+        }
+        v.text("subMerchantId", subMerchantId, Validation.MAX_STRING)
+                .text("referenceNumber", referenceNumber, Validation.MAX_STRING);
+        Instant start = time(v, "startTime", startTime, false);
+        Instant endBefore = time(v, "endTime", endTime, true);
+        if (start != null && endBefore != null && !start.isBefore(endBefore)) {
+            v.add("endTime", "must not be before startTime");
+        }
+        v.throwIfInvalid();
+        PageRequest paging = PageRequest.of(limit, page);
+        return new TransactionQuery(statuses, blankToNull(subMerchantId), blankToNull(referenceNumber), start,
+                endBefore, paging);
+    }
+
+    /**
+     * An RFC 3339 timestamp or a YYYY-MM-DD date (UTC). As an end, the bound is exclusive: a date ends before the
+     * next day (so the whole day is included), a timestamp one microsecond after itself (so it is included).
+     */
+    static Instant time(Validation v, String field, String raw, boolean end) {
+        if (raw == null || raw.isBlank()) {
+            return null;
+        }
+        String value = raw.strip();
+        try {
+            if (value.length() == 10) {
+                LocalDate date = LocalDate.parse(value);
+                return (end ? date.plusDays(1) : date).atStartOfDay(ZoneOffset.UTC).toInstant();
+            }
+            Instant instant = OffsetDateTime.parse(value).toInstant();
+            return end ? instant.truncatedTo(ChronoUnit.MICROS).plus(1, ChronoUnit.MICROS) : instant;
+        } catch (DateTimeParseException e) {
+            v.add(field, "must be an RFC 3339 timestamp (2026-11-21T10:00:00Z) or a date (2026-11-21)");
+            return null;
+        }
+    }
+
+    private static boolean isCurrency(String code) {
+        try {
+            Currency.getInstance(code);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+}

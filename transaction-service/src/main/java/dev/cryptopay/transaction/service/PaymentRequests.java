@@ -1,0 +1,161 @@
+package dev.cryptopay.transaction.service;
+
+import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
+import dev.cryptopay.events.MerchantConfiguration.FeeLine;
+import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.transaction.address.AddressAllocator;
+import dev.cryptopay.transaction.address.AddressDerivation;
+import dev.cryptopay.transaction.domain.MerchantView;
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.qr.PaymentUri;
+import dev.cryptopay.transaction.quote.Money;
+import dev.cryptopay.transaction.quote.Quote;
+import dev.cryptopay.transaction.rates.Rates;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Opens payment requests: checks that the merchant accepts the asset on the network, quotes at the current
+ * crypto rate (locked until the request expires), derives a fresh address and writes the payment URI.
+ */
+@ApplicationScoped
+public class PaymentRequests {
+
+    private final Rates rates;
+    private final AddressAllocator allocator;
+    private final Environment environment;
+
+    public PaymentRequests(Rates rates, AddressAllocator allocator, Environment environment) {
+        this.rates = rates;
+        this.allocator = allocator;
+        this.environment = environment;
+    }
+
+    /**
+     * Adds to {@code v} why {@code asset} on {@code network} cannot be paid to this merchant: outside the
+     * catalogue, not offered on that network, not accepted by the merchant, or a token without a contract here.
+     */
+    public void checkAccepted(Validation v, MerchantConfiguration merchant, String asset, String network,
+            String assetField, String networkField) {
+        Catalogue catalogue = Catalogue.get();
+        if (asset == null || network == null) {
+            return;
+        }
+        if (catalogue.asset(asset).isEmpty()) {
+            v.add(assetField, "must be one of the assets of GET /assets");
+            return;
+        }
+        if (catalogue.network(network).isEmpty()) {
+            v.add(networkField, "must be a network of GET /assets");
+            return;
+        }
+        if (!catalogue.supports(asset, network)) {
+            v.add(networkField, asset + " is not offered on " + network + "; see GET /assets");
+            return;
+        }
+        if (merchant.allowedCrypto() == null || !merchant.allowedCrypto().contains(asset)) {
+            v.add(assetField, "the merchant does not accept " + asset);
+            return;
+        }
+        if (networkConfig(merchant, asset, network) == null) {
+            v.add(networkField, "the merchant does not accept " + asset + " on " + network);
+            return;
+        }
+        Catalogue.Network net = catalogue.network(network).orElseThrow();
+        if (!Environment.isNative(net, catalogue.asset(asset).orElseThrow())
+                && environment.tokenContract(network, asset).isEmpty()) {
+            v.add(networkField, asset + " on " + network + " is not available in this deployment");
+        }
+    }
+
+    /** Opens a request in status 0 for an accepted asset and network (see {@link #checkAccepted}). */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public PaymentRequest open(Transaction tx, MerchantView merchant, String asset, String network, String wallet) {
+        MerchantConfiguration config = merchant.config;
+        Catalogue.Asset catalogueAsset = Catalogue.get().asset(asset).orElseThrow();
+        Catalogue.Network catalogueNetwork = Catalogue.get().network(network).orElseThrow();
+        String xpub = config.xpubs() == null ? null : config.xpubs().get(network);
+        if (xpub == null || xpub.isBlank()) {
+            throw ApiException.conflict("wallet_not_configured", "The merchant has no extended public key for "
+                    + network + " (addressProvider); ask the operator to configure it.");
+        }
+        BigDecimal cryptoRate = rates.cryptoToUSD(asset);
+        Quote quote = Quote.of(tx.totalUSD, customerFee(config), cryptoRate, catalogueAsset.decimals());
+        String tokenContract = Environment.isNative(catalogueNetwork, catalogueAsset) ? null
+                : environment.tokenContract(network, asset).orElseThrow();
+
+        // The address last: the xpub's counter row stays locked only from here to the commit.
+        long index = allocator.nextIndex(xpub);
+        String address;
+        try {
+            address = AddressDerivation.derive(network, xpub, index, environment.sandbox());
+        } catch (RuntimeException e) {
+            throw ApiException.conflict("wallet_not_configured", "The merchant's extended public key for "
+                    + network + " cannot be used to derive addresses; ask the operator to correct it.");
+        }
+        OffsetDateTime now = Clock.now();
+        PaymentRequest request = new PaymentRequest();
+        request.id = UUID.randomUUID();
+        request.transactionId = tx.id;
+        request.cryptoAsset = asset;
+        request.cryptoNetwork = network;
+        request.address = address;
+        request.xpub = xpub;
+        request.derivationIndex = index;
+        request.expectedCrypto = quote.assetAmount();
+        request.receivedCrypto = BigDecimal.ZERO;
+        request.expectedUSD = quote.expectedUSD();
+        request.receivedUSD = Money.usd(BigDecimal.ZERO);
+        request.cryptoFXRate = cryptoRate;
+        request.customerFeeUSD = quote.customerFeeUSD();
+        request.confirmationCount = 0;
+        request.status = TransactionStatus.PR_AWAITING;
+        request.qrData = PaymentUri.of(catalogueNetwork, catalogueAsset, address, quote.assetAmount(), tokenContract,
+                environment.chainId(catalogueNetwork));
+        request.wallet = wallet;
+        request.createdAt = now;
+        request.expiration = now.plusSeconds(networkConfig(config, asset, network).qrExpirationSeconds());
+        request.persist();
+        return request;
+    }
+
+    /** The live request for the same asset and network, if one is still awaiting funds and unexpired. */
+    public static PaymentRequest reusable(List<PaymentRequest> requests, String asset, String network) {
+        OffsetDateTime now = Clock.now();
+        return requests.stream()
+                .filter(p -> p.status == TransactionStatus.PR_AWAITING && p.cryptoAsset.equals(asset)
+                        && p.cryptoNetwork.equals(network) && p.expiration.isAfter(now))
+                .reduce((first, second) -> second)
+                .orElse(null);
+    }
+
+    /** The partner's customer fee of the merchant's effective fee schedule (fees.partner.customer), if any. */
+    public static FeeLine customerFee(MerchantConfiguration config) {
+        return config.fees() == null || config.fees().partner() == null ? null : config.fees().partner().customer();
+    }
+
+    /** Seconds a QR of this asset on this network lives, from the effective configuration. */
+    public static int qrExpirationSeconds(MerchantConfiguration config, String asset, String network) {
+        AssetNetworkConfig own = networkConfig(config, asset, network);
+        return own != null ? own.qrExpirationSeconds()
+                : Catalogue.get().network(network).orElseThrow().defaultQrExpirationSeconds();
+    }
+
+    private static AssetNetworkConfig networkConfig(MerchantConfiguration config, String asset, String network) {
+        Map<String, Map<String, AssetNetworkConfig>> all = config.cryptoNetworkConfigs();
+        if (all == null || all.get(network) == null) {
+            return null;
+        }
+        return all.get(network).get(asset);
+    }
+}

@@ -1,0 +1,33 @@
+package dev.cryptopay.transaction.service;
+
+import dev.cryptopay.events.Topics;
+import dev.cryptopay.support.outbox.Outbox;
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.view.TransactionViews;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+
+/**
+ * Transaction events on {@code payments.transactions.v1} through the outbox, keyed by transactionID; each
+ * carries the full Transaction exactly as GET /transaction/{id} answers it after the change.
+ */
+@ApplicationScoped
+public class TransactionEvents {
+
+    private final Outbox outbox;
+    private final EntityManager em;
+
+    public TransactionEvents(Outbox outbox, EntityManager em) {
+        this.outbox = outbox;
+        this.em = em;
+    }
+
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void publish(String type, Transaction tx) {
+        em.flush();
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(),
+                TransactionViews.of(tx, PaymentRequest.ofTransaction(tx.id)));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.cryptopay.transaction.service;
+
+import dev.cryptopay.support.paging.PageMetadata;
+import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
+import dev.cryptopay.transaction.domain.MerchantView;
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.view.TransactionView;
+import dev.cryptopay.transaction.view.TransactionViews;
+import io.quarkus.panache.common.Page;
+import io.quarkus.panache.common.Parameters;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/** GET /transactions: an account's transactions (all its merchants), filtered, newest first, paged. */
+@ApplicationScoped
+public class TransactionListing {
+
+    public record Listing(List<TransactionView> transactions, PageMetadata metadata) {
+    }
+
+    @Transactional
+    public Listing list(Caller caller, TransactionQuery query) {
+        UUID accountId = caller.accountId()
+                .orElseThrow(() -> ApiException.unauthorized("This endpoint needs an account's API key."));
+        StringBuilder where = new StringBuilder("accountId = :account");
+        Parameters params = Parameters.with("account", accountId);
+        if (!query.statuses().isEmpty()) {
+            where.append(" and status in :statuses");
+            params.and("statuses", query.statuses());
+        }
+        if (query.subMerchantId() != null) {
+            Optional<MerchantView> merchant = MerchantView.resolve(accountId, query.subMerchantId());
+            if (merchant.isEmpty()) {
+                return new Listing(List.of(), query.page().metadata(0, 0));
+            }
+            where.append(" and merchantId = :merchant");
+            params.and("merchant", merchant.get().merchantId);
+        }
+        if (query.referenceNumber() != null) {
+            where.append(" and referenceNumber = :reference");
+            params.and("reference", query.referenceNumber());
+        }
+        if (query.startTime() != null) {
+            where.append(" and createdAt >= :start");
+            params.and("start", query.startTime().atOffset(ZoneOffset.UTC));
+        }
+        if (query.endBefore() != null) {
+            where.append(" and createdAt < :end");
+            params.and("end", query.endBefore().atOffset(ZoneOffset.UTC));
+        }
+        long total = Transaction.count(where.toString(), params);
+        List<Transaction> page = Transaction.<Transaction>find(where + " order by createdAt desc, id desc", params)
+                .page(Page.of(query.page().index(), query.page().limit())).list();
+        Map<UUID, List<PaymentRequest>> payments = PaymentRequest
+                .ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
+                .collect(Collectors.groupingBy(p -> p.transactionId, Collectors.toList()));
+        List<TransactionView> views = new ArrayList<>();
+        for (Transaction tx : page) {
+            views.add(TransactionViews.of(tx, payments.getOrDefault(tx.id, List.of())));
+        }
+        return new Listing(views, query.page().metadata(total, views.size()));
+    }
+
+}

@@ -1,0 +1,241 @@
+package dev.cryptopay.transaction.service;
+
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
+import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import dev.cryptopay.transaction.domain.CustomerDetails;
+import dev.cryptopay.transaction.domain.MerchantView;
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.kyc.KycPolicy;
+import dev.cryptopay.transaction.quote.Money;
+import dev.cryptopay.transaction.rates.Rates;
+import dev.cryptopay.transaction.view.CreationResult;
+import dev.cryptopay.transaction.view.TransactionView;
+import dev.cryptopay.transaction.view.TransactionViews;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.math.BigDecimal;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Transactions: create (with the KYC gate), read, open a payment request, cancel. Every state change and
+ * its event commit together (outbox). Verification lives in {@link VerificationService}.
+ */
+@ApplicationScoped
+public class TransactionService {
+
+    private final MerchantAccess access;
+    private final PaymentRequests paymentRequests;
+    private final Rates rates;
+    private final TransactionEvents events;
+    private final TransactionServiceConfig config;
+
+    public TransactionService(MerchantAccess access, PaymentRequests paymentRequests, Rates rates,
+            TransactionEvents events, TransactionServiceConfig config) {
+        this.access = access;
+        this.paymentRequests = paymentRequests;
+        this.rates = rates;
+        this.events = events;
+        this.config = config;
+    }
+
+    /** An answer and whether it made something new (201) or repeated a live payment request (200). */
+    public record Outcome(CreationResult result, boolean created) {
+    }
+
+    @Transactional
+    public CreationResult create(Caller caller, NewTransaction request) {
+        CallerScope scope = access.scope(caller);
+        MerchantView merchant = access.forCreation(scope);
+        requireEnabled(merchant);
+        MerchantConfiguration config = merchant.config;
+
+        Validation v = new Validation();
+        paymentRequests.checkAccepted(v, config, request.asset(), request.network(), "asset", "network");
+        v.throwIfInvalid();
+        if (request.fxRate() != null) {
+            if (!scope.apiKey()) {
+                throw ApiException.forbidden("fxRate may only be set with an API key (X-Api-Key with X-MID).");
+            }
+            if (!config.fxRateAllowed()) {
+                throw ApiException.forbidden("This merchant may not set fxRate; the operator grants the permission.");
+            }
+        }
+        BigDecimal fxRateToUSD = request.fxRate() != null ? request.fxRate()
+                : rates.fiatToUSD(request.currency(), "amountCurrency");
+
+        OffsetDateTime now = Clock.now();
+        Transaction tx = new Transaction();
+        tx.id = UUID.randomUUID();
+        tx.accountId = merchant.accountId;
+        tx.merchantId = merchant.merchantId;
+        tx.externalMID = merchant.externalMID;
+        tx.descriptor = request.descriptor() != null ? request.descriptor() : config.descriptor();
+        tx.referenceNumber = request.referenceNumber();
+        tx.quoteID = request.quoteID();
+        tx.paymentStatus = TransactionStatus.UNPAID;
+        tx.currency = request.currency();
+        tx.totalLocal = request.amount();
+        tx.fxRateToUSD = fxRateToUSD;
+        tx.fxRateSource = request.fxRate() != null ? Transaction.FX_FROM_MERCHANT : Transaction.FX_FROM_PROVIDER;
+        tx.totalUSD = Money.totalUSD(request.amount(), fxRateToUSD);
+        tx.receivedUSD = Money.usd(BigDecimal.ZERO);
+        tx.customerFeeUSD = Money.customerFeeUSD(tx.totalUSD, PaymentRequests.customerFee(config));
+        tx.requestedAsset = request.asset();
+        tx.requestedNetwork = request.network();
+        tx.prefill = request.prefill();
+        tx.createdAt = now;
+        tx.updatedAt = now;
+
+        KycPolicy.Decision kyc = KycPolicy.decide(config, request.amount());
+        tx.kycTriggered = kyc.kycTriggered();
+        tx.travelRuleTriggered = kyc.travelRuleTriggered();
+        if (kyc.verificationRequired()) {
+            tx.status = TransactionStatus.WAITING_FOR_KYC;
+            tx.requiredFields = KycPolicy.requiredFields(request.prefill());
+            tx.expiration = now.plus(this.config.kycExpiration());
+            tx.persist();
+            events.publish(EventTypes.TRANSACTION_CREATED, tx);
+            events.publish(EventTypes.TRANSACTION_KYC_REQUIRED, tx);
+            return TransactionViews.waitingForKyc(tx);
+        }
+        tx.status = TransactionStatus.PENDING;
+        tx.requiredFields = List.of();
+        tx.expiration = now;
+        tx.persist();
+        PaymentRequest payment = paymentRequests.open(tx, merchant, request.asset(), request.network(), null);
+        tx.expiration = payment.expiration;
+        events.publish(EventTypes.TRANSACTION_CREATED, tx);
+        return TransactionViews.created(tx, payment);
+    }
+
+    @Transactional
+    public TransactionView get(Caller caller, String transactionId) {
+        Transaction tx = visible(access.scope(caller), transactionId, false);
+        return TransactionViews.of(tx, PaymentRequest.ofTransaction(tx.id));
+    }
+
+    /** The payment request a QR is drawn for: the named one, or the latest. */
+    @Transactional
+    public PaymentRequest paymentForQr(Caller caller, String transactionId, String paymentRequestId) {
+        Transaction tx = visible(access.scope(caller), transactionId, false);
+        List<PaymentRequest> requests = PaymentRequest.ofTransaction(tx.id);
+        if (paymentRequestId == null || paymentRequestId.isBlank()) {
+            if (requests.isEmpty()) {
+                throw ApiException.notFound("Payment request of transaction " + transactionId);
+            }
+            return requests.get(requests.size() - 1);
+        }
+        return requests.stream().filter(p -> p.id.toString().equals(paymentRequestId.strip())).findFirst()
+                .orElseThrow(() -> ApiException.notFound("Payment request " + paymentRequestId));
+    }
+
+    /**
+     * A payment request for the asset and network the customer picked. A request for the same pair that is still
+     * awaiting funds and unexpired is answered again (same address, rate still locked) rather than duplicated.
+     */
+    @Transactional
+    public Outcome pay(Caller caller, String transactionId, String asset, String network, String wallet) {
+        Transaction tx = visible(access.scope(caller), transactionId, true);
+        if (tx.status == TransactionStatus.WAITING_FOR_KYC) {
+            throw ApiException.conflict("invalid_state",
+                    "The transaction waits for verification (status -3); submit it first.");
+        }
+        if (tx.status != TransactionStatus.PENDING) {
+            throw ApiException.conflict("invalid_state",
+                    "A payment can only be requested while the transaction is pending (status " + tx.status + ").");
+        }
+        MerchantView merchant = merchantOf(tx);
+        requireEnabled(merchant);
+        Validation v = new Validation();
+        paymentRequests.checkAccepted(v, merchant.config, asset, network, "asset", "network");
+        v.throwIfInvalid();
+
+        PaymentRequest live = PaymentRequests.reusable(PaymentRequest.ofTransaction(tx.id), asset, network);
+        if (live != null) {
+            return new Outcome(TransactionViews.created(tx, live), false);
+        }
+        PaymentRequest payment = paymentRequests.open(tx, merchant, asset, network, wallet);
+        if (payment.expiration.isAfter(tx.expiration)) {
+            tx.expiration = payment.expiration;
+        }
+        tx.updatedAt = payment.createdAt;
+        return new Outcome(TransactionViews.created(tx, payment), true);
+    }
+
+    /**
+     * Cancel (decisions §2): 0 → -2, or -4 with {@code forfeit}; -3 → -2 (nothing can have been received, so
+     * forfeit changes nothing). From a final state: 409 invalid_state.
+     */
+    @Transactional
+    public TransactionView cancel(Caller caller, String transactionId, String reason, boolean forfeit) {
+        Transaction tx = visible(access.scope(caller), transactionId, true);
+        if (TransactionStatus.FINAL.contains(tx.status)) {
+            throw ApiException.conflict("invalid_state",
+                    "The transaction is final (status " + tx.status + ") and cannot be cancelled.");
+        }
+        boolean forfeits = forfeit && tx.status == TransactionStatus.PENDING;
+        if (!forfeits && tx.receivedUSD.signum() > 0) {
+            // Seam for the refunds issue: a clean cancel of a transaction that already received funds must create
+            // refund legs for them (decisions §2). Until refunds exist it is refused, never cancelled unrefunded.
+            throw ApiException.conflict("refund_required", "The transaction already received funds; a clean cancel "
+                    + "needs refunds, which are not available yet. Cancel with forfeit, or wait for the refunds release.");
+        }
+        OffsetDateTime now = Clock.now();
+        tx.status = forfeits ? TransactionStatus.FORFEITED : TransactionStatus.CANCELLED;
+        tx.cancellationReason = reason;
+        tx.updatedAt = now;
+        for (PaymentRequest request : PaymentRequest.ofTransaction(tx.id)) {
+            if (request.status == TransactionStatus.PR_AWAITING) {
+                request.status = TransactionStatus.PR_CANCELLED;
+            }
+        }
+        events.publish(forfeits ? EventTypes.TRANSACTION_FORFEITED : EventTypes.TRANSACTION_CANCELLED, tx);
+        return TransactionViews.of(tx, PaymentRequest.ofTransaction(tx.id));
+    }
+
+    /** The caller's transaction (locked for a change when {@code forUpdate}); others' and unknown ids are 404. */
+    public Transaction visible(CallerScope scope, String transactionId, boolean forUpdate) {
+        UUID id;
+        try {
+            id = UUID.fromString(transactionId);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.notFound("Transaction " + transactionId);
+        }
+        Transaction tx = (forUpdate ? Transaction.lockForAccount(scope.accountId(), id)
+                : Transaction.findForAccount(scope.accountId(), id))
+                .filter(scope::covers)
+                .orElseThrow(() -> ApiException.notFound("Transaction " + transactionId));
+        return tx;
+    }
+
+    static MerchantView merchantOf(Transaction tx) {
+        MerchantView merchant = MerchantView.findById(tx.merchantId);
+        if (merchant == null) {
+            throw ApiException.conflict("merchant_not_enabled", "The transaction's merchant is no longer known.");
+        }
+        return merchant;
+    }
+
+    static void requireEnabled(MerchantView merchant) {
+        if (!merchant.enabled()) {
+            throw ApiException.conflict("merchant_not_enabled", "The merchant is not enabled (status "
+                    + merchant.status + ") and takes no new transactions or payments.");
+        }
+    }
+
+    /** The creation's prefill with street1 and street2 joined (used by the REST layer). */
+    public static CustomerDetails prefill(String firstName, String lastName, String email, String street1,
+            String street2, String city, String region, String postalCode, String country) {
+        String street = street1 == null || street1.isBlank() ? street2
+                : street2 == null || street2.isBlank() ? street1 : street1 + ", " + street2;
+        return new CustomerDetails(firstName, lastName, email, street, city, region, postalCode, country);
+    }
+}

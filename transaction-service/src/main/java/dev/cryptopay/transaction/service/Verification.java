@@ -1,0 +1,16 @@
+package dev.cryptopay.transaction.service;
+
+import dev.cryptopay.transaction.domain.CustomerDetails;
+import dev.cryptopay.transaction.kyc.DocumentFormat;
+import java.util.List;
+
+/**
+ * A verification submission whose files passed the size and format checks; fields may still be missing
+ * (the service completes them from the creation's prefill, then insists on all of them).
+ */
+public record Verification(String asset, String network, String documentType, CustomerDetails customer,
+        boolean storeKYC, List<Document> documents) {
+
+    public record Document(DocumentFormat format, byte[] content) {
+    }
+}

@@ -1,0 +1,107 @@
+package dev.cryptopay.transaction.view;
+
+import dev.cryptopay.transaction.domain.KycDetails;
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.kyc.KycPolicy;
+import dev.cryptopay.transaction.quote.Money;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.OffsetDateTime;
+import java.util.Currency;
+import java.util.List;
+
+/** Entities to the API records: the one mapping, shared by the REST answers and the events. */
+public final class TransactionViews {
+
+    private TransactionViews() {
+    }
+
+    public static TransactionView of(Transaction tx, List<PaymentRequest> payments) {
+        Remaining remaining = remaining(tx);
+        return new TransactionView(
+                tx.id.toString(),
+                tx.accountId.toString(),
+                tx.merchantId.toString(),
+                tx.externalMID,
+                tx.descriptor,
+                tx.referenceNumber,
+                tx.quoteID,
+                tx.status,
+                tx.paymentStatus,
+                new TransactionView.Amounts(tx.currency, tx.totalLocal, tx.totalUSD, tx.receivedUSD,
+                        tx.customerFeeUSD, tx.fxRateToUSD),
+                new TransactionView.Compliance(tx.kycTriggered, tx.travelRuleTriggered, kyc(tx.kycDetails), List.of(),
+                        null),
+                payments.stream().map(TransactionViews::payment).toList(),
+                List.of(),
+                remaining.local(),
+                remaining.usd(),
+                tx.cancellationReason,
+                time(tx.createdAt),
+                time(tx.updatedAt),
+                time(tx.expiration));
+    }
+
+    public static TransactionView.PaymentView payment(PaymentRequest p) {
+        return new TransactionView.PaymentView(p.id.toString(), p.cryptoAsset, p.cryptoNetwork, p.address,
+                p.expectedCrypto, p.receivedCrypto, p.expectedUSD, p.receivedUSD, p.txnHash, p.confirmationCount,
+                p.gasFee, p.status, p.qrData, time(p.expiration), p.cryptoFXRate);
+    }
+
+    /** The answer of a creation, payment or verification that produced {@code payment}. */
+    public static CreationResult created(Transaction tx, PaymentRequest payment) {
+        return new CreationResult(tx.id.toString(), payment.qrData, payment.address,
+                Money.plain(payment.expectedCrypto), payment.customerFeeUSD, payment.cryptoFXRate,
+                payment.id.toString(), tx.quoteID, tx.status, List.of(), List.of());
+    }
+
+    /** The answer of a creation that waits for KYC: no address yet, and what the verification must supply. */
+    public static CreationResult waitingForKyc(Transaction tx) {
+        return new CreationResult(tx.id.toString(), null, null, null, null, null, null, tx.quoteID, tx.status,
+                List.copyOf(tx.requiredFields), KycPolicy.SUPPORTED_DOCUMENT_TYPES);
+    }
+
+    /**
+     * What is still owed of the order total (the customer fee is on top and not part of it):
+     * {@code remainingUSD = max(0, totalUSD − receivedUSD)}; {@code remainingLocal} is totalLocal while nothing
+     * arrived, else remainingUSD ÷ fxRateToUSD rounded up to the currency's minor unit. Final states other than
+     * success owe nothing.
+     */
+    public record Remaining(BigDecimal local, BigDecimal usd) {
+    }
+
+    public static Remaining remaining(Transaction tx) {
+        if (tx.status == TransactionStatus.CANCELLED || tx.status == TransactionStatus.FORFEITED
+                || tx.status == TransactionStatus.EXPIRED) {
+            return new Remaining(BigDecimal.ZERO.setScale(tx.totalLocal.scale()), Money.usd(BigDecimal.ZERO));
+        }
+        if (tx.receivedUSD.signum() == 0) {
+            return new Remaining(tx.totalLocal, tx.totalUSD);
+        }
+        BigDecimal usd = tx.totalUSD.subtract(tx.receivedUSD).max(BigDecimal.ZERO);
+        int digits = Math.max(0, Currency.getInstance(tx.currency).getDefaultFractionDigits());
+        BigDecimal local = usd.divide(tx.fxRateToUSD, digits, RoundingMode.CEILING);
+        return new Remaining(local, Money.usd(usd));
+    }
+
+    private static TransactionView.KycDetailsView kyc(KycDetails details) {
+        if (details == null) {
+            return null;
+        }
+        var customer = details.customer();
+        return new TransactionView.KycDetailsView(details.status(), details.documentType(),
+                customer == null ? null : customer.firstName(), customer == null ? null : customer.lastName(),
+                customer == null ? null : customer.email(), customer == null ? null : customer.country(),
+                details.documents() == null ? List.of() : details.documents().stream()
+                        .map(d -> new TransactionView.DocumentView(d.documentID(), d.side(), d.contentType(),
+                                d.sizeBytes()))
+                        .toList(),
+                details.customerStored(), details.submittedAt());
+    }
+
+    public static String time(OffsetDateTime time) {
+        return time == null ? null : time.toInstant().toString();
+    }
+}
