@@ -1,0 +1,129 @@
+package dev.cryptopay.webhook.messaging;
+
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.support.inbox.Inbox;
+import dev.cryptopay.webhook.domain.Delivery;
+import dev.cryptopay.webhook.domain.Webhook;
+import io.agroal.api.AgroalDataSource;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * Turns a batch of events into pending deliveries, in one database transaction together with the inbox markers:
+ * an event id seen before is skipped, so however often Kafka hands an event over, each subscribed webhook gets
+ * one delivery of it. The dispatcher sends them after the commit.
+ */
+@ApplicationScoped
+public class EventIngest {
+
+    static final String CONSUMER = "webhook.deliveries";
+    private static final Logger LOG = Logger.getLogger(EventIngest.class);
+
+    /**
+     * Enabled webhooks of an account, share-locked until commit: disabling or deleting one (which locks it for
+     * update and cancels its pending deliveries) waits for this transaction, or this one sees it disabled.
+     */
+    private static final String SUBSCRIBERS = "select id, events from webhook "
+            + "where account_id = ? and status = 1 and deleted_at is null for share";
+    private static final String INSERT = "insert into delivery (id, webhook_id, account_id, event_id, event_type, "
+            + "payload, status, next_attempt_at) values (?, ?, ?, ?, ?, ?, '" + Delivery.PENDING + "', now()) "
+            + "on conflict (webhook_id, event_id) do nothing";
+
+    private record Subscriber(UUID webhookId, List<String> events) {
+
+        boolean wants(String type) {
+            return events.contains(Webhook.ALL_EVENTS) || events.contains(type);
+        }
+    }
+
+    private final Inbox inbox;
+    private final AgroalDataSource dataSource;
+
+    public EventIngest(Inbox inbox, AgroalDataSource dataSource) {
+        this.inbox = inbox;
+        this.dataSource = dataSource;
+    }
+
+    /** Returns how many deliveries the batch created. */
+    @Transactional
+    public int ingest(List<String> values) throws SQLException {
+        int created = 0;
+        // Within the transaction the pool hands out the transaction's own connection (the one Inbox uses too).
+        try (Connection connection = dataSource.getConnection();
+                PreparedStatement subscribers = connection.prepareStatement(SUBSCRIBERS);
+                PreparedStatement insert = connection.prepareStatement(INSERT)) {
+            Map<UUID, List<Subscriber>> byAccount = new HashMap<>();
+            for (String value : values) {
+                IncomingEvent event;
+                try {
+                    event = IncomingEvent.parse(value);
+                } catch (IllegalArgumentException e) {
+                    LOG.warnf("skipping a record that is not a usable CloudEvent: %s", e.getMessage());
+                    continue;
+                }
+                if (!inbox.firstDelivery(CONSUMER, event.id())) {
+                    continue;
+                }
+                if (!EventTypes.WEBHOOK_TYPES.contains(event.type())) {
+                    continue;
+                }
+                if (event.accountId().isEmpty()) {
+                    LOG.warnf("event %s (%s) names no account (data.accountID / data.accountId); no webhook gets it",
+                            event.id(), event.type());
+                    continue;
+                }
+                UUID account = event.accountId().get();
+                List<Subscriber> targets = byAccount.get(account);
+                if (targets == null) {
+                    targets = subscribers(subscribers, account);
+                    byAccount.put(account, targets);
+                }
+                String body = null;
+                for (Subscriber target : targets) {
+                    if (!target.wants(event.type())) {
+                        continue;
+                    }
+                    if (body == null) {
+                        body = event.webhookBody();
+                    }
+                    insert.setObject(1, UUID.randomUUID());
+                    insert.setObject(2, target.webhookId());
+                    insert.setObject(3, account);
+                    insert.setString(4, event.id());
+                    insert.setString(5, event.type());
+                    insert.setString(6, body);
+                    insert.addBatch();
+                    created++;
+                }
+            }
+            if (created > 0) {
+                insert.executeBatch();
+            }
+        }
+        return created;
+    }
+
+    private static List<Subscriber> subscribers(PreparedStatement query, UUID account) throws SQLException {
+        query.setObject(1, account);
+        List<Subscriber> found = new ArrayList<>();
+        try (ResultSet rs = query.executeQuery()) {
+            while (rs.next()) {
+                Array events = rs.getArray(2);
+                found.add(new Subscriber(rs.getObject(1, UUID.class), Arrays.asList((String[]) events.getArray())));
+            }
+        }
+        return found;
+    }
+}

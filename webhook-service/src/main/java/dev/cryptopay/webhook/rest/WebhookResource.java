@@ -1,0 +1,139 @@
+package dev.cryptopay.webhook.rest;
+
+import dev.cryptopay.support.security.Caller;
+import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.webhook.delivery.DeliveryDispatcher;
+import dev.cryptopay.webhook.rest.WebhookDtos.CreateWebhookRequest;
+import dev.cryptopay.webhook.rest.WebhookDtos.CreatedWebhook;
+import dev.cryptopay.webhook.rest.WebhookDtos.DeliveryListing;
+import dev.cryptopay.webhook.rest.WebhookDtos.RedeliveryAccepted;
+import dev.cryptopay.webhook.rest.WebhookDtos.UpdateWebhookRequest;
+import dev.cryptopay.webhook.rest.WebhookDtos.WebhookListing;
+import dev.cryptopay.webhook.service.DeliveryLog;
+import dev.cryptopay.webhook.service.IdempotencyService;
+import dev.cryptopay.webhook.service.WebhookService;
+import dev.cryptopay.webhook.service.WebhookValidation;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Webhook listeners of an account (interface document "Webhooks") and their delivery log (decisions §7).
+ * Writes need the {@code admin} role, reads {@code admin} or {@code read_only}; another account's path is 403,
+ * another account's webhook 404.
+ */
+@Path("/accounts/{accountUUID}/webhooks")
+@Produces(MediaType.APPLICATION_JSON)
+public class WebhookResource {
+
+    private final WebhookService webhooks;
+    private final WebhookValidation validation;
+    private final DeliveryLog deliveries;
+    private final IdempotencyService idempotency;
+    private final DeliveryDispatcher dispatcher;
+    private final Caller caller;
+
+    public WebhookResource(WebhookService webhooks, WebhookValidation validation, DeliveryLog deliveries,
+            IdempotencyService idempotency, DeliveryDispatcher dispatcher, Caller caller) {
+        this.webhooks = webhooks;
+        this.validation = validation;
+        this.deliveries = deliveries;
+        this.idempotency = idempotency;
+        this.dispatcher = dispatcher;
+        this.caller = caller;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(IdentityClaims.ROLE_ADMIN)
+    public Response create(@PathParam("accountUUID") String accountUUID,
+            @HeaderParam(IdempotencyService.HEADER) String idempotencyKey, CreateWebhookRequest body) {
+        UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
+        CreateWebhookRequest request = body == null ? new CreateWebhookRequest(null, null, null) : body;
+        IdempotencyService.checkKey(idempotencyKey);
+        validation.checkCreate(request);
+        if (idempotencyKey == null) {
+            return Response.status(Response.Status.CREATED).entity(webhooks.create(accountId, request, null)).build();
+        }
+        String fingerprint = idempotency.fingerprint("POST /accounts/" + accountId + "/webhooks", request);
+        Optional<IdempotencyService.Replay> replay = idempotency.begin(accountId, idempotencyKey, fingerprint);
+        if (replay.isPresent()) {
+            return Response.status(replay.get().status()).type(MediaType.APPLICATION_JSON)
+                    .entity(replay.get().body()).header("Idempotent-Replayed", "true").build();
+        }
+        try {
+            CreatedWebhook created = webhooks.create(accountId, request, idempotencyKey);
+            return Response.status(Response.Status.CREATED).entity(created).build();
+        } catch (RuntimeException e) {
+            idempotency.release(accountId, idempotencyKey);
+            throw e;
+        }
+    }
+
+    @GET
+    @RolesAllowed({ IdentityClaims.ROLE_ADMIN, IdentityClaims.ROLE_READ_ONLY })
+    public WebhookListing list(@PathParam("accountUUID") String accountUUID) {
+        UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
+        return new WebhookListing(webhooks.list(accountId).stream().map(WebhookMapper::view).toList());
+    }
+
+    @PUT
+    @Path("{webhookUUID}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(IdentityClaims.ROLE_ADMIN)
+    public Response update(@PathParam("accountUUID") String accountUUID,
+            @PathParam("webhookUUID") String webhookUUID, UpdateWebhookRequest body) {
+        UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
+        UUID webhookId = PathIds.uuid(webhookUUID, "Webhook");
+        UpdateWebhookRequest request = body == null ? new UpdateWebhookRequest(null, null, null, null) : body;
+        validation.checkUpdate(request);
+        webhooks.update(accountId, webhookId, request);
+        return Response.noContent().build();
+    }
+
+    @DELETE
+    @Path("{webhookUUID}")
+    @RolesAllowed(IdentityClaims.ROLE_ADMIN)
+    public Response delete(@PathParam("accountUUID") String accountUUID,
+            @PathParam("webhookUUID") String webhookUUID) {
+        UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
+        webhooks.delete(accountId, PathIds.uuid(webhookUUID, "Webhook"));
+        return Response.noContent().build();
+    }
+
+    @GET
+    @Path("{webhookUUID}/deliveries")
+    @RolesAllowed({ IdentityClaims.ROLE_ADMIN, IdentityClaims.ROLE_READ_ONLY })
+    public DeliveryListing deliveries(@PathParam("accountUUID") String accountUUID,
+            @PathParam("webhookUUID") String webhookUUID, @QueryParam("limit") String limit,
+            @QueryParam("page") String page) {
+        UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
+        UUID webhookId = PathIds.uuid(webhookUUID, "Webhook");
+        return deliveries.list(accountId, webhookId, Paging.of(limit, page));
+    }
+
+    /** Answers 202 Accepted: the attempt is queued at once and shows up in the delivery log when made. */
+    @POST
+    @Path("{webhookUUID}/deliveries/{deliveryId}/redeliver")
+    @RolesAllowed(IdentityClaims.ROLE_ADMIN)
+    public Response redeliver(@PathParam("accountUUID") String accountUUID,
+            @PathParam("webhookUUID") String webhookUUID, @PathParam("deliveryId") String deliveryId) {
+        UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
+        RedeliveryAccepted accepted = deliveries.redeliver(accountId, PathIds.uuid(webhookUUID, "Webhook"),
+                PathIds.uuid(deliveryId, "Delivery"));
+        dispatcher.wake();
+        return Response.accepted(accepted).build();
+    }
+}
