@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.Optional;
+import java.util.UUID;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
@@ -33,8 +34,10 @@ public class Authenticator {
     public static final String ACCOUNT_HEADER = "X-Account-Id";
 
     private final Optional<JWTParser> operatorParser;
+    private final Directory directory;
 
-    public Authenticator(GatewayConfig config) {
+    public Authenticator(GatewayConfig config, Directory directory) {
+        this.directory = directory;
         this.operatorParser = config.operator().publicKeyLocation().map(location -> {
             try {
                 PublicKey key = KeyUtils.decodePublicKey(Files.readString(Path.of(location)));
@@ -104,12 +107,21 @@ public class Authenticator {
             throw ApiException.unauthorized("The sub-merchant part of the publishable key is empty.");
         }
         StoredKey stored = activeKey(key, KeyState.TYPE_PUBLISHABLE);
+        UUID merchant = stored.merchantUUID;
+        if (subMerchant != null) {
+            StoredMerchant named = directory.merchant(stored.accountId, subMerchant)
+                    .orElseThrow(() -> ApiException.unauthorized("Unknown sub-merchant " + subMerchant + "."));
+            if (stored.merchantUUID != null && !stored.merchantUUID.equals(named.merchantId)) {
+                throw ApiException.forbidden("This publishable key is scoped to another merchant.");
+            }
+            merchant = named.merchantId;
+        }
         return new Identity(stored.keyId.toString(), KeyState.TYPE_PUBLISHABLE, IdentityClaims.ROLE_PUBLISHABLE,
-                stored.accountId, stored.merchantUUID, subMerchant);
+                stored.accountId, merchant, subMerchant);
     }
 
     private StoredKey activeKey(String key, String expectedType) {
-        StoredKey stored = StoredKey.findById(KeyHash.of(key));
+        StoredKey stored = directory.key(KeyHash.of(key)).orElse(null);
         if (stored == null || stored.status != KeyState.ACTIVE) {
             throw ApiException.unauthorized("The key is unknown or revoked.");
         }
@@ -119,14 +131,21 @@ public class Authenticator {
         return stored;
     }
 
-    /** The key is checked first: a wrong or missing key is a 401 whatever X-MID says. */
-    private static Identity withMid(Identity identity, MultiMap headers) {
+    /**
+     * The key is checked first: a wrong or missing key is a 401 whatever X-MID says. X-MID must name a
+     * merchant of the key's account (by UUID or externalMID); one that does not is a 403, whether it exists
+     * elsewhere or not, so nothing about other accounts leaks.
+     */
+    private Identity withMid(Identity identity, MultiMap headers) {
         String mid = headers.get(MID_HEADER);
         if (mid == null || mid.isBlank()) {
             throw ApiException.validation(MID_HEADER, "is required with an API key on this endpoint");
         }
-        return new Identity(identity.subject(), identity.keyType(), identity.role(), identity.accountId(), null,
-                mid.strip());
+        String reference = mid.strip();
+        StoredMerchant merchant = directory.merchant(identity.accountId(), reference)
+                .orElseThrow(() -> ApiException.forbidden("X-MID does not name a merchant of this key's account."));
+        return new Identity(identity.subject(), identity.keyType(), identity.role(), identity.accountId(),
+                merchant.merchantId, reference);
     }
 
     private static Identity withAccountHeader(Identity identity, MultiMap headers) {

@@ -16,6 +16,10 @@ public record Identity(String subject, String keyType, String role, UUID account
     public static final Identity ANONYMOUS = new Identity("anonymous", IdentityClaims.ROLE_ANONYMOUS,
             IdentityClaims.ROLE_ANONYMOUS, null, null, null);
 
+    /** The gateway's own identity, for its internal lookups. */
+    public static final Identity GATEWAY = new Identity("gateway", IdentityClaims.ROLE_GATEWAY,
+            IdentityClaims.ROLE_GATEWAY, null, null, null);
+
     public static Identity operator(String subject) {
         return new Identity(subject, IdentityClaims.ROLE_OPERATOR, IdentityClaims.ROLE_OPERATOR, null, null, null);
     }

@@ -22,6 +22,51 @@ public interface GatewayConfig {
 
     Operator operator();
 
+    RateLimit rateLimit();
+
+    BodyLimits limits();
+
+    Idempotency idempotency();
+
+    interface RateLimit {
+        /** Per API or publishable key. */
+        Limit perKey();
+
+        /** Per client address, for calls without a key and failed authentications. */
+        Limit perAddress();
+    }
+
+    interface Limit {
+        /** Burst: tokens in a full bucket. */
+        long capacity();
+
+        /** Tokens added per second. */
+        long refillPerSecond();
+    }
+
+    interface BodyLimits {
+        /** Largest JSON (non-multipart) body, in bytes (decisions §4: 1 MiB). */
+        @WithDefault("1048576")
+        long jsonBytes();
+
+        /**
+         * Largest multipart body, in bytes: two files of 10 MiB (KYC front and rear) plus the form fields.
+         * The owning service checks each file against 10 MiB.
+         */
+        @WithDefault("22020096")
+        long multipartBytes();
+    }
+
+    interface Idempotency {
+        /** How long an Idempotency-Key is remembered (decisions §6: 24 hours). */
+        @WithDefault("24h")
+        Duration retention();
+
+        /** After this long, a first request that never finished no longer blocks retries with 409. */
+        @WithDefault("60s")
+        Duration inFlightTimeout();
+    }
+
     interface Services {
         String merchant();
 

@@ -6,17 +6,24 @@ import dev.cryptopay.gateway.auth.Authenticator;
 import dev.cryptopay.gateway.auth.Identity;
 import dev.cryptopay.gateway.auth.TokenMinter;
 import dev.cryptopay.gateway.config.GatewayConfig;
+import dev.cryptopay.gateway.idempotency.IdempotencyStore;
+import dev.cryptopay.gateway.limits.RateLimiter;
+import dev.cryptopay.gateway.routing.AuthMode;
 import dev.cryptopay.gateway.routing.Downstream;
+import dev.cryptopay.gateway.routing.Route;
 import dev.cryptopay.gateway.routing.RouteTable;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.problem.Problem;
+import dev.cryptopay.support.security.KeyHash;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.httpproxy.Body;
@@ -30,42 +37,59 @@ import java.net.URI;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
 /**
- * The gateway's one request handler: match the route table, authenticate, replace every client identity
- * header by a signed internal token, and stream the request to the owning service with the Vert.x HTTP proxy
- * (bodies are piped, never buffered whole). Anything the gateway answers itself is problem+json.
+ * The gateway's one request handler. In order: match the route table; refuse bodies over the limits;
+ * authenticate (off the event loop: it reads the key store); apply the rate limits; for JSON bodies, read
+ * them (at most 1 MiB) and honour Idempotency-Key on POSTs; replace every client identity header by a signed
+ * internal token; and proxy to the owning service with the Vert.x HTTP proxy. Multipart uploads and bodiless
+ * requests are streamed, never buffered. Anything the gateway answers itself is problem+json.
  */
 @ApplicationScoped
 public class GatewayRouter {
 
     public static final String REQUEST_ID = "X-Request-Id";
+    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
     private static final Logger LOG = Logger.getLogger(GatewayRouter.class);
     /** Identity headers a client may send; they are consumed here and never reach a service. */
     private static final List<String> CLIENT_IDENTITY_HEADERS = List.of("Authorization", Authenticator.API_KEY_HEADER,
             Authenticator.PUBLISHABLE_KEY_HEADER, Authenticator.MID_HEADER, Authenticator.ACCOUNT_HEADER);
     private static final long RETRY_AFTER_SECONDS = 5;
 
+    /** What the proxy interceptor needs to know about one request in flight. */
+    private record Forwarding(Buffer body, String idempotencyScope, String idempotencyKey) {
+    }
+
     private final RouteTable routes;
     private final Authenticator authenticator;
     private final TokenMinter minter;
+    private final RateLimiter rateLimiter;
+    private final IdempotencyStore idempotency;
     private final GatewayConfig config;
     private final ObjectMapper mapper;
     private final Map<Downstream, HttpProxy> proxies = new EnumMap<>(Downstream.class);
+    private final Map<HttpServerRequest, Forwarding> inFlight = new ConcurrentHashMap<>();
+    private Vertx vertx;
 
-    public GatewayRouter(RouteTable routes, Authenticator authenticator, TokenMinter minter, GatewayConfig config,
-            ObjectMapper mapper) {
+    public GatewayRouter(RouteTable routes, Authenticator authenticator, TokenMinter minter, RateLimiter rateLimiter,
+            IdempotencyStore idempotency, GatewayConfig config, ObjectMapper mapper) {
         this.routes = routes;
         this.authenticator = authenticator;
         this.minter = minter;
+        this.rateLimiter = rateLimiter;
+        this.idempotency = idempotency;
         this.config = config;
         this.mapper = mapper;
     }
 
     void install(@Observes Router router, Vertx vertx) {
+        this.vertx = vertx;
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout(2_000)
                 .setIdleTimeout((int) config.downstreamTimeout().toSeconds())
@@ -74,7 +98,7 @@ public class GatewayRouter {
         for (Downstream service : Downstream.values()) {
             URI base = URI.create(baseUrl(service));
             HttpProxy proxy = HttpProxy.reverseProxy(client).origin(base.getPort(), base.getHost());
-            proxy.addInterceptor(new DownstreamFailureAsProblem(service));
+            proxy.addInterceptor(new Forwarder(service));
             proxies.put(service, proxy);
         }
         router.route().order(-10).handler(this::handle);
@@ -109,30 +133,166 @@ public class GatewayRouter {
                 respond(ctx, new ApiException(405, "method_not_allowed", "Method not allowed",
                         request.method().name() + " is not supported on this path.", null, null));
             }
-            case RouteTable.Found found -> {
-                request.pause();
-                MultiMap headers = request.headers();
-                ctx.vertx().<String>executeBlocking(() -> {
-                    MDC.put("requestId", requestId);
-                    try {
-                        Identity identity = authenticator.authenticate(found.route().auth(),
-                                request.method().name(), headers);
-                        return minter.tokenFor(identity);
-                    } finally {
-                        MDC.remove("requestId");
-                    }
-                }, false).onComplete(result -> {
-                    if (result.failed()) {
+            case RouteTable.Found found -> admit(ctx, found.route(), requestId);
+        }
+    }
+
+    private void admit(RoutingContext ctx, Route route, String requestId) {
+        HttpServerRequest request = ctx.request();
+        boolean multipart = isMultipart(request);
+        long limit = multipart ? config.limits().multipartBytes() : config.limits().jsonBytes();
+        if (declaredLength(request) > limit) {
+            tooLarge(ctx, limit);
+            return;
+        }
+        request.pause();
+        MultiMap headers = request.headers();
+        String method = request.method().name();
+        blocking(ctx, requestId, () -> authenticator.authenticate(route.auth(), method, headers))
+                .onComplete(auth -> {
+                    if (auth.failed()) {
+                        OptionalLong wait = rateLimiter.forAddress(clientAddress(request));
                         request.resume();
-                        respond(ctx, result.cause());
+                        respond(ctx, wait.isPresent() ? tooManyRequests(wait.getAsLong()) : auth.cause());
                         return;
                     }
-                    CLIENT_IDENTITY_HEADERS.forEach(headers::remove);
-                    headers.set("Authorization", "Bearer " + result.result());
-                    proxies.get(found.route().service()).handle(request);
+                    Identity identity = auth.result();
+                    OptionalLong wait = route.auth() == AuthMode.PUBLIC
+                            ? rateLimiter.forAddress(clientAddress(request))
+                            : rateLimiter.forKey(identity.subject());
+                    if (wait.isPresent()) {
+                        request.resume();
+                        respond(ctx, tooManyRequests(wait.getAsLong()));
+                        return;
+                    }
+                    if (multipart || !hasBody(method)) {
+                        forward(ctx, route, identity, requestId, new Forwarding(null, null, null));
+                    } else {
+                        readBody(ctx, limit).onSuccess(body -> withIdempotency(ctx, route, identity, requestId, body));
+                    }
                 });
-            }
+    }
+
+    /** POSTs with an Idempotency-Key go through the store; everything else is forwarded as is. */
+    private void withIdempotency(RoutingContext ctx, Route route, Identity identity, String requestId, Buffer body) {
+        HttpServerRequest request = ctx.request();
+        String key = request.getHeader(IDEMPOTENCY_KEY);
+        if (key == null || !"POST".equals(request.method().name())) {
+            forward(ctx, route, identity, requestId, new Forwarding(body, null, null));
+            return;
         }
+        if (key.isBlank() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
+            respond(ctx, ApiException.validation(IDEMPOTENCY_KEY, "must be 1 to 255 visible ASCII characters"));
+            return;
+        }
+        String scope = identity.accountId() != null ? identity.accountId().toString() : identity.keyType();
+        String hash = KeyHash.of(request.method().name() + " " + request.uri() + "\n" + body.toString());
+        blocking(ctx, requestId, () -> idempotency.begin(scope, key, hash)).onComplete(outcome -> {
+            if (outcome.failed()) {
+                respond(ctx, outcome.cause());
+                return;
+            }
+            switch (outcome.result()) {
+                case IdempotencyStore.Proceed p -> forward(ctx, route, identity, requestId,
+                        new Forwarding(body, scope, key));
+                case IdempotencyStore.Replay replay -> {
+                    var response = ctx.response().setStatusCode(replay.status())
+                            .putHeader("Idempotent-Replayed", "true");
+                    if (replay.contentType() != null) {
+                        response.putHeader("Content-Type", replay.contentType());
+                    }
+                    response.end(Buffer.buffer(replay.body() == null ? new byte[0] : replay.body()));
+                }
+                case IdempotencyStore.Mismatch m -> respond(ctx, new ApiException(422, "idempotency_key_reused",
+                        "Unprocessable request", "This Idempotency-Key was used with a different request body.",
+                        null, null));
+                case IdempotencyStore.InFlight f -> respond(ctx, ApiException.conflict("idempotency_in_flight",
+                        "A request with this Idempotency-Key is still being processed; retry shortly."));
+            }
+        });
+    }
+
+    private void forward(RoutingContext ctx, Route route, Identity identity, String requestId, Forwarding forwarding) {
+        HttpServerRequest request = ctx.request();
+        blocking(ctx, requestId, () -> minter.tokenFor(identity)).onComplete(token -> {
+            if (token.failed()) {
+                release(forwarding, requestId, ctx);
+                request.resume();
+                respond(ctx, token.cause());
+                return;
+            }
+            MultiMap headers = request.headers();
+            CLIENT_IDENTITY_HEADERS.forEach(headers::remove);
+            headers.remove(IDEMPOTENCY_KEY);
+            headers.set("Authorization", "Bearer " + token.result());
+            inFlight.put(request, forwarding);
+            ctx.addEndHandler(done -> inFlight.remove(request));
+            proxies.get(route.service()).handle(request);
+        });
+    }
+
+    /** Reads a JSON body of at most {@code limit} bytes; past it the client gets a 413 at once. */
+    private Future<Buffer> readBody(RoutingContext ctx, long limit) {
+        HttpServerRequest request = ctx.request();
+        Promise<Buffer> promise = Promise.promise();
+        Buffer body = Buffer.buffer();
+        request.handler(chunk -> {
+            if (promise.future().isComplete()) {
+                return;
+            }
+            if (body.length() + chunk.length() > limit) {
+                promise.fail("too large");
+                tooLarge(ctx, limit);
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        request.endHandler(v -> promise.tryComplete(body));
+        request.exceptionHandler(promise::tryFail);
+        request.resume();
+        return promise.future();
+    }
+
+    private <T> Future<T> blocking(RoutingContext ctx, String requestId, Callable<T> work) {
+        return ctx.vertx().executeBlocking(() -> {
+            MDC.put("requestId", requestId);
+            try {
+                return work.call();
+            } finally {
+                MDC.remove("requestId");
+            }
+        }, false);
+    }
+
+    private void release(Forwarding forwarding, String requestId, RoutingContext ctx) {
+        if (forwarding.idempotencyKey() != null) {
+            blocking(ctx, requestId, () -> {
+                idempotency.release(forwarding.idempotencyScope(), forwarding.idempotencyKey());
+                return null;
+            });
+        }
+    }
+
+    private static boolean hasBody(String method) {
+        return "POST".equals(method) || "PUT".equals(method) || "PATCH".equals(method);
+    }
+
+    private static boolean isMultipart(HttpServerRequest request) {
+        String type = request.getHeader("Content-Type");
+        return type != null && type.toLowerCase().startsWith("multipart/");
+    }
+
+    private static long declaredLength(HttpServerRequest request) {
+        try {
+            String length = request.getHeader("Content-Length");
+            return length == null ? -1 : Long.parseLong(length.strip());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static String clientAddress(HttpServerRequest request) {
+        return request.remoteAddress() == null ? "unknown" : request.remoteAddress().host();
     }
 
     private static String requestId(String offered) {
@@ -142,7 +302,21 @@ public class GatewayRouter {
         return UUID.randomUUID().toString();
     }
 
+    private static ApiException tooManyRequests(long retryAfter) {
+        return new ApiException(429, "rate_limited", "Too many requests",
+                "The rate limit was reached; retry after the number of seconds in Retry-After.", null, retryAfter);
+    }
+
+    private void tooLarge(RoutingContext ctx, long limit) {
+        ctx.response().putHeader("Connection", "close");
+        respond(ctx, new ApiException(413, "payload_too_large", "Payload too large",
+                "The request body may be at most " + limit + " bytes.", null, null));
+    }
+
     private void respond(RoutingContext ctx, Throwable failure) {
+        if (ctx.response().ended()) {
+            return;
+        }
         ApiException problem;
         if (failure instanceof ApiException api) {
             problem = api;
@@ -166,16 +340,23 @@ public class GatewayRouter {
         }
     }
 
-    /** A service that refuses the connection or does not answer in time becomes a 503 problem with Retry-After. */
-    private final class DownstreamFailureAsProblem implements ProxyInterceptor {
+    /**
+     * Hands the buffered JSON body to the proxy, turns a service that refuses the connection or does not answer
+     * in time into a 503 problem with Retry-After, and records answers for Idempotency-Key replays.
+     */
+    private final class Forwarder implements ProxyInterceptor {
         private final Downstream service;
 
-        DownstreamFailureAsProblem(Downstream service) {
+        Forwarder(Downstream service) {
             this.service = service;
         }
 
         @Override
         public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
+            Forwarding forwarding = inFlight.get(context.request().proxiedRequest());
+            if (forwarding != null && forwarding.body() != null) {
+                context.request().setBody(Body.body(forwarding.body()));
+            }
             return context.sendRequest().recover(failure -> {
                 LOG.warnf("%s service failed: %s", service, failure.getMessage());
                 Problem problem = ApiException.unavailable("A service behind the gateway is unavailable; retry later.",
@@ -188,5 +369,39 @@ public class GatewayRouter {
                 return Future.succeededFuture(response);
             });
         }
+
+        @Override
+        public Future<Void> handleProxyResponse(ProxyContext context) {
+            HttpServerRequest request = context.request().proxiedRequest();
+            Forwarding forwarding = inFlight.get(request);
+            if (forwarding == null || forwarding.idempotencyKey() == null) {
+                return context.sendResponse();
+            }
+            ProxyResponse response = context.response();
+            return collect(response.getBody().stream()).compose(bytes -> {
+                response.setBody(Body.body(bytes));
+                int status = response.getStatusCode();
+                String type = response.headers().get("Content-Type");
+                return vertx.<Void>executeBlocking(() -> {
+                    if (status >= 500) {
+                        idempotency.release(forwarding.idempotencyScope(), forwarding.idempotencyKey());
+                    } else {
+                        idempotency.complete(forwarding.idempotencyScope(), forwarding.idempotencyKey(), status, type,
+                                bytes.getBytes());
+                    }
+                    return null;
+                }, false).compose(v -> context.sendResponse());
+            });
+        }
+    }
+
+    private static Future<Buffer> collect(ReadStream<Buffer> stream) {
+        Promise<Buffer> promise = Promise.promise();
+        Buffer all = Buffer.buffer();
+        stream.handler(all::appendBuffer);
+        stream.endHandler(v -> promise.tryComplete(all));
+        stream.exceptionHandler(promise::tryFail);
+        stream.resume();
+        return promise.future();
     }
 }

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
 import dev.cryptopay.gateway.auth.StoredKey;
+import dev.cryptopay.gateway.auth.StoredMerchant;
 import dev.cryptopay.support.security.KeyHash;
 import dev.cryptopay.support.testing.TestTokens;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -33,6 +34,9 @@ class GatewayAuthTest {
     static final String READ_ONLY = "ak_read_" + ACCOUNT;
     static final String REVOKED = "ak_revoked_" + ACCOUNT;
     static final String PUBLISHABLE = "pk_pub_" + ACCOUNT;
+    static final String UNSCOPED_PUBLISHABLE = "pk_all_" + ACCOUNT;
+    static final UUID TILL = UUID.randomUUID();
+    static final UUID FOREIGN_MERCHANT = UUID.randomUUID();
 
     @BeforeAll
     static void seedKeyStore() {
@@ -42,6 +46,10 @@ class GatewayAuthTest {
             store(READ_ONLY, "api", "read_only", 1, null);
             store(REVOKED, "api", "admin", -1, null);
             store(PUBLISHABLE, "publishable", null, 1, SCOPED_MERCHANT);
+            store(UNSCOPED_PUBLISHABLE, "publishable", null, 1, null);
+            merchant(SCOPED_MERCHANT, ACCOUNT, "scoped-shop");
+            merchant(TILL, ACCOUNT, "till-7");
+            merchant(FOREIGN_MERCHANT, OTHER_ACCOUNT, "foreign-shop");
         });
     }
 
@@ -57,6 +65,17 @@ class GatewayAuthTest {
         stored.version = 1;
         stored.updatedAt = OffsetDateTime.now();
         stored.persist();
+    }
+
+    private static void merchant(UUID id, UUID account, String externalMID) {
+        StoredMerchant merchant = new StoredMerchant();
+        merchant.merchantId = id;
+        merchant.accountId = account;
+        merchant.externalMID = externalMID;
+        merchant.status = 1;
+        merchant.version = 1;
+        merchant.updatedAt = OffsetDateTime.now();
+        merchant.persist();
     }
 
     @ParameterizedTest(name = "{0} {1} with {2} -> {3}")
@@ -78,12 +97,19 @@ class GatewayAuthTest {
             "GET, /merchant/config, admin, 401",
             "GET, /merchant/config, publishable, 503",
             "GET, /merchant/config, publishable_sub, 503",
-            // API key + X-MID
+            "GET, /merchant/config, publishable_sub_by_uuid, 503",
+            "GET, /merchant/config, publishable_unknown_sub, 401",
+            "GET, /merchant/config, scoped_publishable_other_sub, 403",
+            // API key + X-MID (UUID or externalMID of a merchant of the key's account)
             "PATCH, /transaction/t1/cancel, admin, 400",
             "PATCH, /transaction/t1/cancel, admin_mid, 503",
+            "PATCH, /transaction/t1/cancel, admin_mid_uuid, 503",
+            "PATCH, /transaction/t1/cancel, admin_other_account_mid, 403",
+            "PATCH, /transaction/t1/cancel, admin_unknown_mid, 403",
             "PATCH, /transaction/t1/cancel, publishable, 401",
             "GET, /transaction/t1, publishable, 503",
             "GET, /transaction/t1, admin_mid, 503",
+            "GET, /transaction/t1, publishable_sub, 503",
             "GET, /transaction/t1, admin, 400",
             // API key + X-Account-Id
             "GET, /transactions, admin, 400",
@@ -130,8 +156,14 @@ class GatewayAuthTest {
             case "admin" -> spec.header("X-API-Key", ADMIN);
             case "read_only" -> spec.header("X-Api-Key", READ_ONLY);
             case "publishable" -> spec.header("X-Publishable-Key", PUBLISHABLE);
-            case "publishable_sub" -> spec.header("X-Publishable-Key", PUBLISHABLE + ":sub-merchant-7");
-            case "admin_mid" -> spec.header("X-Api-Key", ADMIN).header("X-MID", "m-1");
+            case "publishable_sub" -> spec.header("X-Publishable-Key", UNSCOPED_PUBLISHABLE + ":till-7");
+            case "publishable_sub_by_uuid" -> spec.header("X-Publishable-Key", UNSCOPED_PUBLISHABLE + ":" + TILL);
+            case "publishable_unknown_sub" -> spec.header("X-Publishable-Key", UNSCOPED_PUBLISHABLE + ":nope");
+            case "scoped_publishable_other_sub" -> spec.header("X-Publishable-Key", PUBLISHABLE + ":till-7");
+            case "admin_mid" -> spec.header("X-Api-Key", ADMIN).header("X-MID", "till-7");
+            case "admin_mid_uuid" -> spec.header("X-Api-Key", ADMIN).header("X-MID", TILL.toString());
+            case "admin_other_account_mid" -> spec.header("X-Api-Key", ADMIN).header("X-MID", FOREIGN_MERCHANT.toString());
+            case "admin_unknown_mid" -> spec.header("X-Api-Key", ADMIN).header("X-MID", "ghost");
             case "admin_account" -> spec.header("X-Api-Key", ADMIN).header("X-Account-Id", ACCOUNT.toString());
             case "admin_other_account" -> spec.header("X-Api-Key", ADMIN)
                     .header("X-Account-Id", OTHER_ACCOUNT.toString());

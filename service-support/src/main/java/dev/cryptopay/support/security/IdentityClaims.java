@@ -26,6 +26,8 @@ public final class IdentityClaims {
     public static final String ROLE_PUBLISHABLE = "publishable";
     public static final String ROLE_OPERATOR = "operator";
     public static final String ROLE_ANONYMOUS = "anonymous";
+    /** The gateway itself, for the internal lookups it makes on a cache miss (never a client). */
+    public static final String ROLE_GATEWAY = "gateway";
 
     private IdentityClaims() {
     }

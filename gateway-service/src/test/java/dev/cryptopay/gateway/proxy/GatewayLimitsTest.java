@@ -1,0 +1,126 @@
+package dev.cryptopay.gateway.proxy;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptopay.gateway.auth.StoredKey;
+import dev.cryptopay.support.security.KeyHash;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import java.io.OutputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Rate limits and body limits, with small buckets so they are reached quickly. */
+@QuarkusTest
+@TestProfile(GatewayLimitsTest.SmallBuckets.class)
+class GatewayLimitsTest {
+
+    public static class SmallBuckets implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("gateway.rate-limit.per-key.capacity", "5", "gateway.rate-limit.per-key.refill-per-second", "1",
+                    "gateway.rate-limit.per-address.capacity", "5", "gateway.rate-limit.per-address.refill-per-second",
+                    "1");
+        }
+    }
+
+    static final UUID ACCOUNT = UUID.randomUUID();
+
+    @ConfigProperty(name = "quarkus.http.test-port")
+    int port;
+
+    @BeforeAll
+    static void seed() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        QuarkusTransaction.requiringNew().run(() -> {
+            for (String key : new String[] { "ak_limit_a_" + ACCOUNT, "ak_limit_b_" + ACCOUNT, "ak_body_" + ACCOUNT }) {
+                StoredKey stored = new StoredKey();
+                stored.keyHash = KeyHash.of(key);
+                stored.keyId = UUID.randomUUID();
+                stored.accountId = ACCOUNT;
+                stored.keyType = "api";
+                stored.role = "admin";
+                stored.status = 1;
+                stored.version = 1;
+                stored.updatedAt = OffsetDateTime.now();
+                stored.persist();
+            }
+        });
+    }
+
+    @Test
+    void aKeyThatSpendsItsBucketGets429WithRetryAfterAndOtherKeysDoNot() {
+        String key = "ak_limit_a_" + ACCOUNT;
+        int limited = 0;
+        for (int i = 0; i < 12; i++) {
+            int status = given().header("X-Api-Key", key).get("/accounts/" + ACCOUNT + "/keys").statusCode();
+            if (status == 429) {
+                limited++;
+            } else {
+                assertEquals(503, status, "let through to the (absent) service");
+            }
+        }
+        assertTrue(limited >= 5, "at most the burst plus a refill or two got through, limited: " + limited);
+        given().header("X-Api-Key", key).get("/accounts/" + ACCOUNT + "/keys")
+                .then().statusCode(429).contentType("application/problem+json")
+                .header("Retry-After", notNullValue()).body("code", equalTo("rate_limited"));
+        given().header("X-Api-Key", "ak_limit_b_" + ACCOUNT).get("/accounts/" + ACCOUNT + "/keys")
+                .then().statusCode(503);
+    }
+
+    @Test
+    void guessingKeysFromOneAddressIsThrottled() {
+        // Only failed authentications and public calls draw on the address bucket, and no other test here does.
+        boolean throttled = false;
+        for (int i = 0; i < 15 && !throttled; i++) {
+            int status = given().header("X-Api-Key", "ak_guess_" + i).get("/accounts/" + ACCOUNT + "/keys")
+                    .statusCode();
+            throttled = status == 429;
+            if (!throttled) {
+                assertEquals(401, status);
+            }
+        }
+        assertTrue(throttled, "unknown keys from one address run into the address bucket");
+    }
+
+    @Test
+    void aJsonBodyOverOneMibIsRefusedWith413() throws Exception {
+        String key = "ak_body_" + ACCOUNT;
+        byte[] big = new byte[1024 * 1024 + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+        given().header("X-Api-Key", key).contentType("application/json").body(big)
+                .post("/accounts/" + ACCOUNT + "/keys")
+                .then().statusCode(413).contentType("application/problem+json")
+                .body("code", equalTo("payload_too_large"));
+
+        // The same without Content-Length (chunked): counted while reading.
+        HttpURLConnection connection = (HttpURLConnection) URI
+                .create("http://localhost:" + port + "/accounts/" + ACCOUNT + "/keys").toURL().openConnection();
+        connection.setRequestMethod("POST");
+        connection.setDoOutput(true);
+        connection.setChunkedStreamingMode(64 * 1024);
+        connection.setRequestProperty("Content-Type", "application/json");
+        connection.setRequestProperty("X-Api-Key", key);
+        try (OutputStream out = connection.getOutputStream()) {
+            for (int i = 0; i < 24; i++) {
+                out.write(new byte[64 * 1024]);
+            }
+        } catch (java.io.IOException closedEarly) {
+            // the gateway may close the connection as soon as it has answered
+        }
+        assertEquals(413, connection.getResponseCode());
+    }
+}
