@@ -1,0 +1,122 @@
+package dev.cryptopay.transaction.rest;
+
+import static io.restassured.RestAssured.given;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cryptopay.events.CloudEvent;
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.testing.TestTokens;
+import dev.cryptopay.transaction.messaging.MerchantViewConsumer;
+import dev.cryptopay.transaction.service.TestConfigurations;
+import io.quarkus.arc.Arc;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.restassured.RestAssured;
+import io.restassured.config.JsonConfig;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.config.JsonPathConfig;
+import io.restassured.specification.RequestSpecification;
+import java.io.UncheckedIOException;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * Test set-up for this module: merchants fed into the merchant view exactly as the Kafka consumer applies
+ * them, and the identity tokens the gateway would mint for each kind of key.
+ */
+final class Fixtures {
+
+    /** Reads decimals exactly as sent (100.00 stays 100.00). */
+    static final ObjectMapper JSON = com.fasterxml.jackson.databind.json.JsonMapper.builder()
+            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .nodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true))
+            .build();
+
+    private Fixtures() {
+    }
+
+    /** REST Assured logs failing exchanges and reads decimals as BigDecimal. */
+    static void configureRestAssured() {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        RestAssured.config = RestAssured.config().jsonConfig(
+                JsonConfig.jsonConfig().numberReturnType(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+    }
+
+    /** A merchant as merchant-service would publish it, applied to the view; returns its configuration. */
+    static MerchantConfiguration merchant(UnaryOperator<TestConfigurations.Builder> changes) {
+        MerchantConfiguration config = TestConfigurations.merchant(changes);
+        publish(config);
+        return config;
+    }
+
+    static boolean publish(MerchantConfiguration config) {
+        ObjectMapper mapper = Arc.container().instance(ObjectMapper.class).get();
+        MerchantViewConsumer consumer = Arc.container().instance(MerchantViewConsumer.class).get();
+        CloudEvent event = CloudEvent.of("/merchant-service", EventTypes.MERCHANT_UPDATED, config.merchantId(),
+                mapper.valueToTree(config));
+        return QuarkusTransaction.requiringNew().call(() -> consumer.apply(event));
+    }
+
+    /** A publishable key scoped to {@code merchant} (or account-wide when null), optionally pk_…:{@code sub}. */
+    static RequestSpecification publishable(UUID account, String merchant, String sub) {
+        var claims = TestTokens.claims("pk-" + UUID.randomUUID(), "publishable", IdentityClaims.ROLE_PUBLISHABLE,
+                account);
+        if (merchant != null) {
+            claims.claim(IdentityClaims.MERCHANT, merchant);
+        }
+        if (sub != null) {
+            claims.claim(IdentityClaims.MERCHANT_REF, sub);
+        }
+        return given().auth().oauth2(claims.sign(TestTokens.key()));
+    }
+
+    static RequestSpecification publishable(MerchantConfiguration merchant) {
+        return publishable(UUID.fromString(merchant.accountId()), merchant.merchantId(), null);
+    }
+
+    /** An API key of {@code role} with X-MID {@code mid} (the gateway passes X-MID as mid_ref). */
+    static RequestSpecification apiKey(UUID account, String role, String mid) {
+        var claims = TestTokens.claims("ak-" + UUID.randomUUID(), "api", role, account);
+        if (mid != null) {
+            claims.claim(IdentityClaims.MERCHANT_REF, mid);
+        }
+        return given().auth().oauth2(claims.sign(TestTokens.key()));
+    }
+
+    static RequestSpecification apiKey(MerchantConfiguration merchant) {
+        return apiKey(UUID.fromString(merchant.accountId()), IdentityClaims.ROLE_ADMIN, merchant.merchantId());
+    }
+
+    static String body(String amount, String currency, String asset, String network) {
+        return "{\"amount\":" + amount + ",\"amountCurrency\":\"" + currency + "\",\"asset\":\"" + asset
+                + "\",\"network\":\"" + network + "\"}";
+    }
+
+    /** Creates a transaction and answers the creation result as a tree. */
+    static JsonNode create(RequestSpecification as, String body) {
+        return tree(as.contentType(ContentType.JSON).body(body).when().post("/transaction")
+                .then().statusCode(201).extract().asString());
+    }
+
+    static JsonNode get(RequestSpecification as, String transactionId) {
+        return tree(as.when().get("/transaction/" + transactionId).then().statusCode(200).extract().asString());
+    }
+
+    static JsonNode tree(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Sets one rate through the operator endpoint. */
+    static void rate(String code, String usd, String asOf) {
+        given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON)
+                .body("{\"rates\":[{\"code\":\"" + code + "\",\"usd\":\"" + usd + "\""
+                        + (asOf == null ? "" : ",\"asOf\":\"" + asOf + "\"") + "}]}")
+                .when().put("/operator/rates").then().statusCode(200);
+    }
+}
