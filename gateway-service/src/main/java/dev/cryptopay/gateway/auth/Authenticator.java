@@ -13,7 +13,6 @@ import io.smallrye.jwt.auth.principal.ParseException;
 import io.smallrye.jwt.util.KeyUtils;
 import io.vertx.core.MultiMap;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.transaction.Transactional;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
@@ -49,7 +48,6 @@ public class Authenticator {
         });
     }
 
-    @Transactional
     public Identity authenticate(AuthMode mode, String method, MultiMap headers) {
         return switch (mode) {
             case PUBLIC -> Identity.ANONYMOUS;
@@ -88,11 +86,12 @@ public class Authenticator {
                     ? "This endpoint needs an API key (X-Api-Key), not a publishable key."
                     : "This endpoint needs an API key in X-Api-Key.");
         }
-        StoredKey stored = activeKey(key.strip(), KeyState.TYPE_API);
-        if (IdentityClaims.ROLE_READ_ONLY.equals(stored.role) && !"GET".equals(method) && !"HEAD".equals(method)) {
+        Directory.KnownKey stored = activeKey(key.strip(), KeyState.TYPE_API);
+        if (IdentityClaims.ROLE_READ_ONLY.equals(stored.role()) && !"GET".equals(method) && !"HEAD".equals(method)) {
             throw ApiException.forbidden("A read_only key may only read.");
         }
-        return new Identity(stored.keyId.toString(), KeyState.TYPE_API, stored.role, stored.accountId, null, null);
+        return new Identity(stored.keyId().toString(), KeyState.TYPE_API, stored.role(), stored.accountId(), null,
+                null);
     }
 
     private Identity publishable(String header) {
@@ -106,26 +105,26 @@ public class Authenticator {
         if (subMerchant != null && subMerchant.isBlank()) {
             throw ApiException.unauthorized("The sub-merchant part of the publishable key is empty.");
         }
-        StoredKey stored = activeKey(key, KeyState.TYPE_PUBLISHABLE);
-        UUID merchant = stored.merchantUUID;
+        Directory.KnownKey stored = activeKey(key, KeyState.TYPE_PUBLISHABLE);
+        UUID merchant = stored.merchantUUID();
         if (subMerchant != null) {
-            StoredMerchant named = directory.merchant(stored.accountId, subMerchant)
+            UUID named = directory.merchant(stored.accountId(), subMerchant)
                     .orElseThrow(() -> ApiException.unauthorized("Unknown sub-merchant " + subMerchant + "."));
-            if (stored.merchantUUID != null && !stored.merchantUUID.equals(named.merchantId)) {
+            if (stored.merchantUUID() != null && !stored.merchantUUID().equals(named)) {
                 throw ApiException.forbidden("This publishable key is scoped to another merchant.");
             }
-            merchant = named.merchantId;
+            merchant = named;
         }
-        return new Identity(stored.keyId.toString(), KeyState.TYPE_PUBLISHABLE, IdentityClaims.ROLE_PUBLISHABLE,
-                stored.accountId, merchant, subMerchant);
+        return new Identity(stored.keyId().toString(), KeyState.TYPE_PUBLISHABLE, IdentityClaims.ROLE_PUBLISHABLE,
+                stored.accountId(), merchant, subMerchant);
     }
 
-    private StoredKey activeKey(String key, String expectedType) {
-        StoredKey stored = directory.key(KeyHash.of(key)).orElse(null);
-        if (stored == null || stored.status != KeyState.ACTIVE) {
+    private Directory.KnownKey activeKey(String key, String expectedType) {
+        Directory.KnownKey stored = directory.key(KeyHash.of(key)).orElse(null);
+        if (stored == null || stored.status() != KeyState.ACTIVE) {
             throw ApiException.unauthorized("The key is unknown or revoked.");
         }
-        if (!expectedType.equals(stored.keyType)) {
+        if (!expectedType.equals(stored.keyType())) {
             throw ApiException.unauthorized("This endpoint needs a key of type " + expectedType + ".");
         }
         return stored;
@@ -142,10 +141,10 @@ public class Authenticator {
             throw ApiException.validation(MID_HEADER, "is required with an API key on this endpoint");
         }
         String reference = mid.strip();
-        StoredMerchant merchant = directory.merchant(identity.accountId(), reference)
+        UUID merchant = directory.merchant(identity.accountId(), reference)
                 .orElseThrow(() -> ApiException.forbidden("X-MID does not name a merchant of this key's account."));
-        return new Identity(identity.subject(), identity.keyType(), identity.role(), identity.accountId(),
-                merchant.merchantId, reference);
+        return new Identity(identity.subject(), identity.keyType(), identity.role(), identity.accountId(), merchant,
+                reference);
     }
 
     private static Identity withAccountHeader(Identity identity, MultiMap headers) {

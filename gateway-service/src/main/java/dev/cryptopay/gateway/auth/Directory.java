@@ -1,10 +1,13 @@
 package dev.cryptopay.gateway.auth;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.cryptopay.events.KeyState;
+import dev.cryptopay.gateway.config.GatewayConfig;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import dev.cryptopay.gateway.client.MerchantLookupClient;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
-import jakarta.transaction.Transactional;
 import jakarta.ws.rs.WebApplicationException;
 import java.time.OffsetDateTime;
 import java.util.Optional;
@@ -16,41 +19,123 @@ import org.jboss.logging.Logger;
  * Keys and merchants as the gateway knows them: its own views, fed from the compacted Kafka topics, and on a
  * miss one synchronous lookup to merchant-service whose answer is kept (so a key works the moment it is
  * created). When merchant-service is down, the views keep answering for everything already known.
+ *
+ * <p>In front of the views sits a short in-memory cache (default one second), so a busy key costs one database
+ * read per second rather than one per request. The Kafka consumers evict what they change, so a revocation
+ * applies at once on the replica that consumed it and within the cache lifetime on the others.
  */
 @ApplicationScoped
 public class Directory {
 
     private static final Logger LOG = Logger.getLogger(Directory.class);
 
+    /** What authentication needs of a key, detached from the persistence context. */
+    public record KnownKey(UUID keyId, UUID accountId, String keyType, String role, UUID merchantUUID, int status) {
+        static KnownKey of(StoredKey k) {
+            return new KnownKey(k.keyId, k.accountId, k.keyType, k.role, k.merchantUUID, k.status);
+        }
+    }
+
     private final MerchantLookupClient lookup;
     private final TokenMinter minter;
     private final EntityManager em;
+    private final Cache<String, KnownKey> keys;
+    private final Cache<String, UUID> merchants;
 
-    public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, EntityManager em) {
+    public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, EntityManager em,
+            GatewayConfig config) {
         this.lookup = lookup;
         this.minter = minter;
         this.em = em;
+        this.keys = Caffeine.newBuilder().expireAfterWrite(config.directoryCacheTtl()).maximumSize(100_000).build();
+        this.merchants = Caffeine.newBuilder().expireAfterWrite(config.directoryCacheTtl()).maximumSize(100_000)
+                .build();
     }
 
-    @Transactional
-    public Optional<StoredKey> key(String keyHash) {
-        StoredKey known = StoredKey.findById(keyHash);
-        if (known != null) {
-            return Optional.of(known);
+    /** The key with this hash, from the cache, the view, or merchant-service (in that order). */
+    public Optional<KnownKey> key(String keyHash) {
+        KnownKey cached = keys.getIfPresent(keyHash);
+        if (cached != null) {
+            return Optional.of(cached);
         }
-        KeyState state;
+        Optional<KnownKey> found = viewKey(keyHash);
+        if (found.isEmpty()) {
+            found = lookupKey(keyHash).flatMap(state -> {
+                QuarkusTransaction.requiringNew().run(() -> insertKey(state));
+                return viewKey(keyHash);
+            });
+        }
+        found.ifPresent(k -> keys.put(keyHash, k));
+        return found;
+    }
+
+    /** The merchant of {@code accountId} named by UUID or externalMID. */
+    public Optional<UUID> merchant(UUID accountId, String reference) {
+        String cacheKey = accountId + "|" + reference;
+        UUID cached = merchants.getIfPresent(cacheKey);
+        if (cached != null) {
+            return Optional.of(cached);
+        }
+        Optional<UUID> found = viewMerchant(accountId, reference);
+        if (found.isEmpty()) {
+            found = lookupMerchant(accountId, reference).flatMap(ref -> {
+                QuarkusTransaction.requiringNew().run(() -> insertMerchant(ref));
+                return viewMerchant(accountId, reference);
+            });
+        }
+        found.ifPresent(id -> merchants.put(cacheKey, id));
+        return found;
+    }
+
+    /** Called by the keys consumer for every key it changes. */
+    public void evictKey(String keyHash) {
+        keys.invalidate(keyHash);
+    }
+
+    /** Called by the merchants consumer; merchants are cached by reference, so all entries go. */
+    public void evictMerchants() {
+        merchants.invalidateAll();
+    }
+
+    private Optional<KnownKey> viewKey(String keyHash) {
+        return QuarkusTransaction.requiringNew()
+                .call(() -> Optional.ofNullable(StoredKey.<StoredKey>findById(keyHash)).map(KnownKey::of));
+    }
+
+    private Optional<UUID> viewMerchant(UUID accountId, String reference) {
+        return QuarkusTransaction.requiringNew()
+                .call(() -> StoredMerchant.resolve(accountId, reference).map(m -> m.merchantId));
+    }
+
+    /** Outside any transaction: a remote call must not hold a database connection. */
+    private Optional<KeyState> lookupKey(String keyHash) {
         try {
-            state = lookup.key(bearer(), keyHash);
+            return Optional.of(lookup.key(bearer(), keyHash));
         } catch (WebApplicationException e) {
             if (e.getResponse().getStatus() != 404) {
                 LOG.warnf("key lookup answered %d", e.getResponse().getStatus());
             }
-            return Optional.empty();
         } catch (RuntimeException e) {
             LOG.warnf("key lookup failed: %s", e.getMessage());
-            return Optional.empty();
         }
-        // A row the consumer writes meanwhile wins (it carries the same or a newer version).
+        return Optional.empty();
+    }
+
+    private Optional<MerchantLookupClient.MerchantRef> lookupMerchant(UUID accountId, String reference) {
+        try {
+            return Optional.of(lookup.merchant(bearer(), accountId.toString(), reference));
+        } catch (WebApplicationException e) {
+            if (e.getResponse().getStatus() != 404) {
+                LOG.warnf("merchant lookup answered %d", e.getResponse().getStatus());
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("merchant lookup failed: %s", e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /** A row the consumer writes meanwhile wins: it carries the same or a newer version. */
+    private void insertKey(KeyState state) {
         em.createNativeQuery("""
                 insert into gateway_key (key_hash, key_id, account_id, key_type, role, merchant_uuid, status, version,
                                          updated_at)
@@ -65,24 +150,10 @@ public class Directory {
                 .setParameter(8, state.version())
                 .setParameter(9, OffsetDateTime.parse(state.updatedAt()))
                 .executeUpdate();
-        return Optional.ofNullable(StoredKey.findById(keyHash));
     }
 
-    @Transactional
-    public Optional<StoredMerchant> merchant(UUID accountId, String reference) {
-        Optional<StoredMerchant> known = StoredMerchant.resolve(accountId, reference);
-        if (known.isPresent()) {
-            return known;
-        }
-        MerchantLookupClient.MerchantRef found;
-        try {
-            found = lookup.merchant(bearer(), accountId.toString(), reference);
-        } catch (WebApplicationException e) {
-            return Optional.empty();
-        } catch (RuntimeException e) {
-            LOG.warnf("merchant lookup failed: %s", e.getMessage());
-            return Optional.empty();
-        }
+    /** Version 0, so the next merchant event always replaces the row. */
+    private void insertMerchant(MerchantLookupClient.MerchantRef found) {
         em.createNativeQuery("""
                 insert into gateway_merchant (merchant_id, account_id, external_mid, status, version, updated_at)
                 values (?1, ?2, ?3, ?4, 0, now()) on conflict do nothing""")
@@ -91,7 +162,6 @@ public class Directory {
                 .setParameter(3, found.externalMID())
                 .setParameter(4, found.status())
                 .executeUpdate();
-        return StoredMerchant.resolve(accountId, reference);
     }
 
     private String bearer() {

@@ -16,6 +16,10 @@ public interface GatewayConfig {
     @WithDefault("60s")
     Duration identityTokenLifetime();
 
+    /** How long a key or merchant read from the views is reused in memory (bounds revocation on other replicas). */
+    @WithDefault("1s")
+    Duration directoryCacheTtl();
+
     /** How long a downstream call may take before the client gets a 503. */
     @WithDefault("30s")
     Duration downstreamTimeout();

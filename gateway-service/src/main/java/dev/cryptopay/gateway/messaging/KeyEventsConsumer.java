@@ -6,6 +6,7 @@ import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.KeyState;
 import dev.cryptopay.gateway.auth.StoredKey;
+import dev.cryptopay.gateway.auth.Directory;
 import dev.cryptopay.support.inbox.Inbox;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -28,10 +29,12 @@ public class KeyEventsConsumer {
     private static final Logger LOG = Logger.getLogger(KeyEventsConsumer.class);
 
     private final Inbox inbox;
+    private final Directory directory;
     private final ObjectMapper mapper;
 
-    public KeyEventsConsumer(Inbox inbox, ObjectMapper mapper) {
+    public KeyEventsConsumer(Inbox inbox, ObjectMapper mapper, Directory directory) {
         this.inbox = inbox;
+        this.directory = directory;
         this.mapper = mapper;
     }
 
@@ -72,5 +75,6 @@ public class KeyEventsConsumer {
         key.version = state.version();
         key.updatedAt = OffsetDateTime.parse(state.updatedAt());
         key.persist();
+        directory.evictKey(state.keyHash());
     }
 }

@@ -6,6 +6,7 @@ import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.gateway.auth.StoredMerchant;
+import dev.cryptopay.gateway.auth.Directory;
 import dev.cryptopay.support.inbox.Inbox;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,10 +25,12 @@ public class MerchantEventsConsumer {
     private static final Logger LOG = Logger.getLogger(MerchantEventsConsumer.class);
 
     private final Inbox inbox;
+    private final Directory directory;
     private final ObjectMapper mapper;
 
-    public MerchantEventsConsumer(Inbox inbox, ObjectMapper mapper) {
+    public MerchantEventsConsumer(Inbox inbox, ObjectMapper mapper, Directory directory) {
         this.inbox = inbox;
+        this.directory = directory;
         this.mapper = mapper;
     }
 
@@ -65,5 +68,6 @@ public class MerchantEventsConsumer {
         stored.version = merchant.version();
         stored.updatedAt = OffsetDateTime.now();
         stored.persist();
+        directory.evictMerchants();
     }
 }

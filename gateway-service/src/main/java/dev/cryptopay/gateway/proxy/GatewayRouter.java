@@ -62,6 +62,10 @@ public class GatewayRouter {
             Authenticator.PUBLISHABLE_KEY_HEADER, Authenticator.MID_HEADER, Authenticator.ACCOUNT_HEADER);
     private static final long RETRY_AFTER_SECONDS = 5;
 
+    /** An authenticated caller and the identity token that will speak for it downstream. */
+    private record Admitted(Identity identity, String token) {
+    }
+
     /** What the proxy interceptor needs to know about one request in flight. */
     private record Forwarding(Buffer body, String idempotencyScope, String idempotencyKey) {
     }
@@ -148,15 +152,18 @@ public class GatewayRouter {
         request.pause();
         MultiMap headers = request.headers();
         String method = request.method().name();
-        blocking(ctx, requestId, () -> authenticator.authenticate(route.auth(), method, headers))
-                .onComplete(auth -> {
+        blocking(ctx, requestId, () -> {
+            Identity identity = authenticator.authenticate(route.auth(), method, headers);
+            return new Admitted(identity, minter.tokenFor(identity));
+        }).onComplete(auth -> {
                     if (auth.failed()) {
                         OptionalLong wait = rateLimiter.forAddress(clientAddress(request));
                         request.resume();
                         respond(ctx, wait.isPresent() ? tooManyRequests(wait.getAsLong()) : auth.cause());
                         return;
                     }
-                    Identity identity = auth.result();
+                    Admitted admitted = auth.result();
+                    Identity identity = admitted.identity();
                     OptionalLong wait = route.auth() == AuthMode.PUBLIC
                             ? rateLimiter.forAddress(clientAddress(request))
                             : rateLimiter.forKey(identity.subject());
@@ -166,19 +173,20 @@ public class GatewayRouter {
                         return;
                     }
                     if (multipart || !hasBody(method)) {
-                        forward(ctx, route, identity, requestId, new Forwarding(null, null, null));
+                        forward(ctx, route, admitted, new Forwarding(null, null, null));
                     } else {
-                        readBody(ctx, limit).onSuccess(body -> withIdempotency(ctx, route, identity, requestId, body));
+                        readBody(ctx, limit).onSuccess(body -> withIdempotency(ctx, route, admitted, requestId, body));
                     }
                 });
     }
 
     /** POSTs with an Idempotency-Key go through the store; everything else is forwarded as is. */
-    private void withIdempotency(RoutingContext ctx, Route route, Identity identity, String requestId, Buffer body) {
+    private void withIdempotency(RoutingContext ctx, Route route, Admitted admitted, String requestId, Buffer body) {
         HttpServerRequest request = ctx.request();
+        Identity identity = admitted.identity();
         String key = request.getHeader(IDEMPOTENCY_KEY);
         if (key == null || !"POST".equals(request.method().name())) {
-            forward(ctx, route, identity, requestId, new Forwarding(body, null, null));
+            forward(ctx, route, admitted, new Forwarding(body, null, null));
             return;
         }
         if (key.isBlank() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
@@ -193,8 +201,7 @@ public class GatewayRouter {
                 return;
             }
             switch (outcome.result()) {
-                case IdempotencyStore.Proceed p -> forward(ctx, route, identity, requestId,
-                        new Forwarding(body, scope, key));
+                case IdempotencyStore.Proceed p -> forward(ctx, route, admitted, new Forwarding(body, scope, key));
                 case IdempotencyStore.Replay replay -> {
                     var response = ctx.response().setStatusCode(replay.status())
                             .putHeader("Idempotent-Replayed", "true");
@@ -212,23 +219,15 @@ public class GatewayRouter {
         });
     }
 
-    private void forward(RoutingContext ctx, Route route, Identity identity, String requestId, Forwarding forwarding) {
+    private void forward(RoutingContext ctx, Route route, Admitted admitted, Forwarding forwarding) {
         HttpServerRequest request = ctx.request();
-        blocking(ctx, requestId, () -> minter.tokenFor(identity)).onComplete(token -> {
-            if (token.failed()) {
-                release(forwarding, requestId, ctx);
-                request.resume();
-                respond(ctx, token.cause());
-                return;
-            }
-            MultiMap headers = request.headers();
-            CLIENT_IDENTITY_HEADERS.forEach(headers::remove);
-            headers.remove(IDEMPOTENCY_KEY);
-            headers.set("Authorization", "Bearer " + token.result());
-            inFlight.put(request, forwarding);
-            ctx.addEndHandler(done -> inFlight.remove(request));
-            proxies.get(route.service()).handle(request);
-        });
+        MultiMap headers = request.headers();
+        CLIENT_IDENTITY_HEADERS.forEach(headers::remove);
+        headers.remove(IDEMPOTENCY_KEY);
+        headers.set("Authorization", "Bearer " + admitted.token());
+        inFlight.put(request, forwarding);
+        ctx.addEndHandler(done -> inFlight.remove(request));
+        proxies.get(route.service()).handle(request);
     }
 
     /** Reads a JSON body of at most {@code limit} bytes; past it the client gets a 413 at once. */
@@ -262,15 +261,6 @@ public class GatewayRouter {
                 MDC.remove("requestId");
             }
         }, false);
-    }
-
-    private void release(Forwarding forwarding, String requestId, RoutingContext ctx) {
-        if (forwarding.idempotencyKey() != null) {
-            blocking(ctx, requestId, () -> {
-                idempotency.release(forwarding.idempotencyScope(), forwarding.idempotencyKey());
-                return null;
-            });
-        }
     }
 
     private static boolean hasBody(String method) {
