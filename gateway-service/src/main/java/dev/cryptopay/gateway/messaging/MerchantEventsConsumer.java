@@ -1,8 +1,5 @@
 package dev.cryptopay.gateway.messaging;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.gateway.auth.StoredMerchant;
@@ -14,7 +11,6 @@ import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /** Keeps the gateway's merchant view (owner, externalMID, status) in step with merchant-service. */
 @ApplicationScoped
@@ -22,37 +18,23 @@ public class MerchantEventsConsumer {
 
     public static final String CHANNEL = "merchants-in";
     static final String CONSUMER = "gateway.merchants";
-    private static final Logger LOG = Logger.getLogger(MerchantEventsConsumer.class);
 
     private final Inbox inbox;
     private final Directory directory;
-    private final ObjectMapper mapper;
 
-    public MerchantEventsConsumer(Inbox inbox, ObjectMapper mapper, Directory directory) {
+    public MerchantEventsConsumer(Inbox inbox, Directory directory) {
         this.inbox = inbox;
         this.directory = directory;
-        this.mapper = mapper;
     }
 
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
     @Transactional
     public void onMerchantEvent(String value) {
-        CloudEvent event;
-        MerchantConfiguration merchant;
-        try {
-            event = CloudEvent.parse(value);
-            if (!EventTypes.MERCHANT_UPDATED.equals(event.type())) {
-                return;
-            }
-            merchant = mapper.treeToValue(event.data(), MerchantConfiguration.class);
-        } catch (IllegalArgumentException | JsonProcessingException e) {
-            LOG.warnf("skipping a record on the merchants topic that is not a merchant event: %s", e.getMessage());
-            return;
-        }
-        if (!inbox.firstDelivery(CONSUMER, event.id())) {
-            return;
-        }
+        inbox.accept(CONSUMER, value, EventTypes.MERCHANT_UPDATED, MerchantConfiguration.class).ifPresent(this::apply);
+    }
+
+    private void apply(MerchantConfiguration merchant) {
         UUID id = UUID.fromString(merchant.merchantId());
         StoredMerchant stored = StoredMerchant.findById(id);
         if (stored != null && stored.version >= merchant.version()) {
