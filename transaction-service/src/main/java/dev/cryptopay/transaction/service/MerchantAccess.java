@@ -11,44 +11,54 @@ import java.util.UUID;
 
 /**
  * Resolves the merchant a caller acts for against this service's merchant view (interface document,
- * Authentication; decisions §4):
+ * Authentication; decisions §4). The gateway resolves X-MID and sub-merchant keys itself and passes the result
+ * as {@code mid} (with what the caller wrote as {@code mid_ref}); this service trusts {@code mid} and resolves
+ * {@code mid_ref} only when no {@code mid} came with it:
  * <ul>
- * <li>API key + X-MID: the merchant of the key's account with that UUID or externalMID; unknown → 404;</li>
- * <li>publishable key {@code pk_…:<sub>}: that sub-merchant of the key's account; unknown → 401; a key scoped
- * to another merchant → 403;</li>
- * <li>publishable key scoped to a merchant: that merchant (gone from the view → 401);</li>
- * <li>unscoped publishable key without sub-merchant: the whole account — enough to read, not to create.</li>
+ * <li>{@code mid}: that merchant of the caller's account; if {@code mid_ref} names a different merchant of the
+ * account (a scoped key naming another one) → 403; not (yet) in the view → 503 with Retry-After, since the
+ * gateway vouched for it and the merchants topic is merely behind;</li>
+ * <li>only {@code mid_ref}: resolved by UUID or externalMID within the account; unknown → 404 for an API key's
+ * X-MID, 401 for a publishable key's sub-merchant;</li>
+ * <li>neither: an API key must send X-MID (400); an unscoped publishable key acts for the whole account —
+ * enough to read and pay, not to create (see {@link #forCreation}).</li>
  * </ul>
  */
 @ApplicationScoped
 public class MerchantAccess {
 
+    /** Retry-After of the answer for a merchant the gateway knows and this service does not yet. */
+    static final long VIEW_LAG_RETRY_SECONDS = 1;
+
     @Transactional(Transactional.TxType.MANDATORY)
     public CallerScope scope(Caller caller) {
         UUID accountId = caller.accountId()
                 .orElseThrow(() -> ApiException.unauthorized("This endpoint needs an account's key."));
-        boolean publishable = caller.hasRole(IdentityClaims.ROLE_PUBLISHABLE);
+        boolean apiKey = !caller.hasRole(IdentityClaims.ROLE_PUBLISHABLE);
         Optional<String> reference = caller.merchantRef();
-        Optional<UUID> scoped = caller.merchantId();
-        if (!publishable) {
-            String mid = reference.orElseThrow(
-                    () -> ApiException.validation("X-MID", "is required with an API key on this endpoint"));
-            MerchantView merchant = MerchantView.resolve(accountId, mid)
-                    .orElseThrow(() -> ApiException.notFound("Merchant " + mid));
-            return new CallerScope(accountId, Optional.of(merchant), true);
+        Optional<UUID> resolved = caller.merchantId();
+        if (resolved.isPresent()) {
+            MerchantView merchant = MerchantView.findForAccount(accountId, resolved.get())
+                    .orElseThrow(() -> ApiException.unavailable("The merchant's configuration has not reached the "
+                            + "transaction service yet; retry in a moment.", VIEW_LAG_RETRY_SECONDS));
+            if (reference.isPresent()) {
+                MerchantView named = MerchantView.resolve(accountId, reference.get()).orElse(merchant);
+                if (!named.merchantId.equals(merchant.merchantId)) {
+                    throw ApiException.forbidden("This publishable key is scoped to another merchant.");
+                }
+            }
+            return new CallerScope(accountId, Optional.of(merchant), apiKey);
         }
         if (reference.isPresent()) {
-            MerchantView named = MerchantView.resolve(accountId, reference.get())
-                    .orElseThrow(() -> ApiException.unauthorized("Unknown sub-merchant " + reference.get() + "."));
-            if (scoped.isPresent() && !scoped.get().equals(named.merchantId)) {
-                throw ApiException.forbidden("This publishable key is scoped to another merchant.");
+            Optional<MerchantView> named = MerchantView.resolve(accountId, reference.get());
+            if (named.isEmpty()) {
+                throw apiKey ? ApiException.notFound("Merchant " + reference.get())
+                        : ApiException.unauthorized("Unknown sub-merchant " + reference.get() + ".");
             }
-            return new CallerScope(accountId, Optional.of(named), false);
+            return new CallerScope(accountId, named, apiKey);
         }
-        if (scoped.isPresent()) {
-            MerchantView merchant = MerchantView.findForAccount(accountId, scoped.get())
-                    .orElseThrow(() -> ApiException.unauthorized("The key's merchant is unknown."));
-            return new CallerScope(accountId, Optional.of(merchant), false);
+        if (apiKey) {
+            throw ApiException.validation("X-MID", "is required with an API key on this endpoint");
         }
         return new CallerScope(accountId, Optional.empty(), false);
     }

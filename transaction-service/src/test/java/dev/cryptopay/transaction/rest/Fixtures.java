@@ -85,6 +85,13 @@ final class Fixtures {
         return given().auth().oauth2(claims.sign(TestTokens.key()));
     }
 
+    /** An API key with X-MID as today's gateway forwards it: resolved ({@code mid}) and as written ({@code mid_ref}). */
+    static RequestSpecification apiKeyResolved(UUID account, String merchantId, String written) {
+        var claims = TestTokens.claims("ak-" + UUID.randomUUID(), "api", IdentityClaims.ROLE_ADMIN, account)
+                .claim(IdentityClaims.MERCHANT, merchantId).claim(IdentityClaims.MERCHANT_REF, written);
+        return given().auth().oauth2(claims.sign(TestTokens.key()));
+    }
+
     static RequestSpecification apiKey(MerchantConfiguration merchant) {
         return apiKey(UUID.fromString(merchant.accountId()), IdentityClaims.ROLE_ADMIN, merchant.merchantId());
     }

@@ -163,6 +163,22 @@ class TransactionCreationTest {
     }
 
     @Test
+    void aMerchantTheGatewayResolvedIsTrustedAndOneNotYetInTheViewIsRetried() {
+        MerchantConfiguration m = merchant(c -> c.externalMID("resolved-" + UUID.randomUUID()));
+        UUID account = UUID.fromString(m.accountId());
+        JsonNode created = create(Fixtures.apiKeyResolved(account, m.merchantId(), m.externalMID()),
+                body("10", "USD", "USDC", "base"));
+        assertEquals(m.merchantId(), get(apiKey(m), created.get("transactionId").asText()).get("merchantID").asText());
+        // the gateway already knows a merchant that the merchants topic has not delivered here yet
+        Fixtures.apiKeyResolved(account, UUID.randomUUID().toString(), "brand-new").contentType(ContentType.JSON)
+                .body(body("10", "USD", "USDC", "base")).when().post("/transaction")
+                .then().statusCode(503).header("Retry-After", equalTo("1")).contentType("application/problem+json");
+        // a sub-merchant resolved by the gateway to the key's own merchant
+        JsonNode sub = create(publishable(account, m.merchantId(), m.externalMID()), body("10", "USD", "USDC", "base"));
+        assertEquals(0, sub.get("status").asInt());
+    }
+
+    @Test
     void subMerchantPublishableKeysResolveByUuidOrExternalMid() {
         UUID account = UUID.randomUUID();
         MerchantConfiguration m = merchant(c -> c.accountId(account).externalMID("sub-7"));
