@@ -1,8 +1,5 @@
 package dev.cryptopay.transaction.messaging;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.inbox.Inbox;
@@ -28,47 +25,36 @@ public class MerchantViewConsumer {
     private static final Logger LOG = Logger.getLogger(MerchantViewConsumer.class);
 
     private final Inbox inbox;
-    private final ObjectMapper mapper;
 
-    public MerchantViewConsumer(Inbox inbox, ObjectMapper mapper) {
+    public MerchantViewConsumer(Inbox inbox) {
         this.inbox = inbox;
-        this.mapper = mapper;
     }
 
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
     @Transactional
     public void onMerchantEvent(String value) {
-        CloudEvent event;
-        try {
-            event = CloudEvent.parse(value);
-        } catch (IllegalArgumentException e) {
-            LOG.warnf("skipping a record on the merchants topic that is not a CloudEvent: %s", e.getMessage());
-            return;
-        }
-        apply(event);
+        apply(value);
     }
 
-    /** Applies one event; true when it changed the view. Must run in a transaction. */
+    /** Applies one record value; true when it changed the view. Must run in a transaction. */
     @Transactional(Transactional.TxType.MANDATORY)
-    public boolean apply(CloudEvent event) {
-        if (!EventTypes.MERCHANT_UPDATED.equals(event.type())) {
-            return false;
-        }
-        MerchantConfiguration config;
+    public boolean apply(String value) {
+        return inbox.accept(CONSUMER, value, EventTypes.MERCHANT_UPDATED, MerchantConfiguration.class)
+                .map(this::apply)
+                .orElse(false);
+    }
+
+    private boolean apply(MerchantConfiguration config) {
+        UUID merchantId;
+        UUID accountId;
         try {
-            config = mapper.treeToValue(event.data(), MerchantConfiguration.class);
-            UUID.fromString(config.merchantId());
-            UUID.fromString(config.accountId());
-        } catch (JsonProcessingException | IllegalArgumentException | NullPointerException e) {
-            LOG.warnf("skipping merchant event %s with unreadable data: %s", event.id(), e.getMessage());
+            merchantId = UUID.fromString(config.merchantId());
+            accountId = UUID.fromString(config.accountId());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            LOG.warnf("skipping a merchant event without valid merchant and account ids: %s", e.getMessage());
             return false;
         }
-        if (!inbox.firstDelivery(CONSUMER, event.id())) {
-            LOG.debugf("event %s already applied", event.id());
-            return false;
-        }
-        UUID merchantId = UUID.fromString(config.merchantId());
         MerchantView view = MerchantView.findById(merchantId);
         if (view != null && view.version >= config.version()) {
             return false;
@@ -77,7 +63,7 @@ public class MerchantViewConsumer {
             view = new MerchantView();
             view.merchantId = merchantId;
         }
-        view.accountId = UUID.fromString(config.accountId());
+        view.accountId = accountId;
         view.externalMID = config.externalMID();
         view.status = config.status();
         view.version = config.version();

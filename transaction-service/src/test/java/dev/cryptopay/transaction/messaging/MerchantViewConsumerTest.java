@@ -94,6 +94,6 @@ class MerchantViewConsumerTest {
     }
 
     private boolean apply(CloudEvent event) {
-        return QuarkusTransaction.requiringNew().call(() -> consumer.apply(event));
+        return QuarkusTransaction.requiringNew().call(() -> consumer.apply(event.toJson()));
     }
 }

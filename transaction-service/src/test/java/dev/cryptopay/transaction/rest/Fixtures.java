@@ -56,7 +56,7 @@ final class Fixtures {
         MerchantViewConsumer consumer = Arc.container().instance(MerchantViewConsumer.class).get();
         CloudEvent event = CloudEvent.of("/merchant-service", EventTypes.MERCHANT_UPDATED, config.merchantId(),
                 mapper.valueToTree(config));
-        return QuarkusTransaction.requiringNew().call(() -> consumer.apply(event));
+        return QuarkusTransaction.requiringNew().call(() -> consumer.apply(event.toJson()));
     }
 
     /** A publishable key scoped to {@code merchant} (or account-wide when null), optionally pk_…:{@code sub}. */
