@@ -121,6 +121,11 @@ class KycVerificationTest {
                 .multiPart("documentFiles", "b.png", PNG, "image/png").multiPart("documentFiles", "c.png", PNG, "image/png")
                 .when().post("/transaction/" + id + "/verification")
                 .then().statusCode(400).body("errors.field", equalTo(List.of("documentFiles")));
+        publishable(m).contentType(ContentType.JSON).body("{\"firstName\":\"Ada\"}")
+                .when().post("/transaction/" + id + "/verification")
+                .then().statusCode(415).contentType("application/problem+json");
+        Fixtures.apiKey(m).multiPart("firstName", "Ada").when().post("/transaction/" + id + "/verification")
+                .then().statusCode(403);
         assertEquals(-3, get(publishable(m), id).get("status").asInt());
     }
 
