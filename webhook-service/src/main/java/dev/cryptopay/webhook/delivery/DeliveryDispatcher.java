@@ -122,8 +122,8 @@ public class DeliveryDispatcher {
                 }
                 wakeUps.tryAcquire(pollMillis, TimeUnit.MILLISECONDS);
                 wakeUps.drainPermits();
-                while (running && dispatchOnce() > 0) {
-                    // keep claiming while there is due work and room for it
+                while (running && dispatchOnce()) {
+                    // a full claim: there may be more due work, and there is room for it
                 }
                 backoff = 0;
             } catch (InterruptedException e) {
@@ -136,11 +136,14 @@ public class DeliveryDispatcher {
         }
     }
 
-    /** One claim round; returns how many deliveries it started. */
-    int dispatchOnce() throws Exception {
+    /**
+     * One claim round. Returns true when it claimed as many as it asked for (there may be more right away);
+     * otherwise the next round waits for a wake-up: an attempt finishing, new deliveries, or the poll interval.
+     */
+    boolean dispatchOnce() throws Exception {
         int room = config.maxInFlight() - inFlight.get();
         if (room <= 0) {
-            return 0;
+            return false;
         }
         int perEndpoint = config.maxInFlightPerEndpoint();
         List<UUID> saturated = new ArrayList<>();
@@ -152,14 +155,19 @@ public class DeliveryDispatcher {
                 free.put(webhook, perEndpoint - busy);
             }
         });
-        List<Claimed> claimed = store.claim(saturated, free, perEndpoint, Math.min(room, MAX_CLAIM),
-                config.lease());
+        long began = System.nanoTime();
+        int limit = Math.min(room, MAX_CLAIM);
+        List<Claimed> claimed = store.claim(saturated, free, perEndpoint, limit, config.lease());
+        if (LOG.isDebugEnabled()) {
+            LOG.debugf("claimed %d in %d ms (in flight %d, saturated endpoints %d)", claimed.size(),
+                    (System.nanoTime() - began) / 1_000_000, inFlight.get(), saturated.size());
+        }
         for (Claimed delivery : claimed) {
             inFlight.incrementAndGet();
             inFlightPerEndpoint.merge(delivery.webhookId(), 1, Integer::sum);
             attempts.execute(() -> attempt(delivery));
         }
-        return claimed.size();
+        return claimed.size() == limit;
     }
 
     private void attempt(Claimed delivery) {
@@ -228,7 +236,11 @@ public class DeliveryDispatcher {
         long backoff = 250;
         while (true) {
             try {
+                long began = System.nanoTime();
                 store.record(batch, config.retrySchedule());
+                if (LOG.isDebugEnabled()) {
+                    LOG.debugf("recorded %d attempts in %d ms", batch.size(), (System.nanoTime() - began) / 1_000_000);
+                }
                 return;
             } catch (Exception e) {
                 LOG.warnf("recording %d webhook attempts failed%s: %s", batch.size(),

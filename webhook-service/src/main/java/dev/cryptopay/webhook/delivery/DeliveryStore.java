@@ -2,7 +2,6 @@ package dev.cryptopay.webhook.delivery;
 
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -43,31 +42,51 @@ public class DeliveryStore {
 
     /**
      * Due deliveries of enabled webhooks, at most {@code free.get(webhook)} (else {@code defaultCap}) per webhook,
-     * oldest due first, skipping rows another instance is locking right now.
+     * oldest due first, skipping saturated webhooks and rows another instance is locking right now.
+     *
+     * <ol>
+     * <li>{@code hooks}: the webhooks with pending deliveries, one index probe each (loose index scan on
+     * {@code delivery_pending_by_webhook}).</li>
+     * <li>{@code slots}: those still enabled and not saturated, with their free slots.</li>
+     * <li>{@code picked}: per webhook its oldest due, unleased rows, at most its free slots (an index range scan
+     * that stops at the first row not yet due).</li>
+     * <li>{@code locked}: row locks, skipping rows locked elsewhere; then the lease is stamped.</li>
+     * </ol>
+     * The intermediate steps are materialized so the plan cannot degrade into re-running them per row.
      */
     private static final String CLAIM = """
-            with ranked as (
-                select d.id, d.webhook_id,
-                       row_number() over (partition by d.webhook_id order by d.next_attempt_at, d.id) as rn
-                from delivery d
-                join webhook w on w.id = d.webhook_id and w.status = 1 and w.deleted_at is null
-                where d.status = 'pending' and d.next_attempt_at <= now()
-                  and (d.lease_until is null or d.lease_until < now())
-                  and d.webhook_id <> all(?::uuid[])
+            with recursive hooks(webhook_id) as (
+                (select webhook_id from delivery where status = 'pending' order by webhook_id limit 1)
+                union all
+                select (select d.webhook_id from delivery d
+                        where d.status = 'pending' and d.webhook_id > h.webhook_id
+                        order by d.webhook_id limit 1)
+                from hooks h where h.webhook_id is not null
             ),
-            capped as (
-                select r.id from ranked r
-                left join unnest(?::uuid[], ?::int[]) as c(webhook_id, free) on c.webhook_id = r.webhook_id
-                where r.rn <= coalesce(c.free, ?)
+            slots as materialized (
+                select h.webhook_id, coalesce(f.free, ?) as free
+                from hooks h
+                join webhook w on w.id = h.webhook_id and w.status = 1 and w.deleted_at is null
+                left join unnest(?::uuid[], ?::int[]) as f(webhook_id, free) on f.webhook_id = h.webhook_id
+                where h.webhook_id <> all(?::uuid[])
+            ),
+            picked as materialized (
+                select p.id, p.next_attempt_at from slots s
+                cross join lateral (
+                    select d.id, d.next_attempt_at from delivery d
+                    where d.webhook_id = s.webhook_id and d.status = 'pending' and d.next_attempt_at <= now()
+                      and (d.lease_until is null or d.lease_until < now())
+                    order by d.next_attempt_at, d.id
+                    limit s.free
+                ) p
+                order by p.next_attempt_at, p.id
+                limit ?
             ),
             locked as (
-                select d.id from delivery d
-                where d.id in (select id from capped)
-                  and d.status = 'pending' and d.next_attempt_at <= now()
+                select d.id from delivery d join picked p on p.id = d.id
+                where d.status = 'pending' and d.next_attempt_at <= now()
                   and (d.lease_until is null or d.lease_until < now())
-                order by d.next_attempt_at, d.id
-                limit ?
-                for update skip locked
+                for update of d skip locked
             )
             update delivery d set lease_until = now() + ? * interval '1 millisecond'
             from locked, webhook w
@@ -104,6 +123,12 @@ public class DeliveryStore {
             where d.id = ? and d.generation = ?
             """;
 
+    /**
+     * Locks a batch's deliveries in id order before changing them. Disabling a webhook cancels its pending
+     * deliveries in id order too, so the two never wait for each other in a cycle (no deadlock).
+     */
+    private static final String LOCK_IN_ORDER = "select id from delivery where id = any(?::uuid[]) order by id for update";
+
     /** The delivery was redelivered while this attempt ran: count the attempt, leave the new request alone. */
     private static final String COUNT_ONLY = "update delivery set attempts = greatest(attempts, ?) where id = ?";
 
@@ -123,11 +148,10 @@ public class DeliveryStore {
                 for (int i = 0; i < webhooks.length; i++) {
                     caps[i] = free.get(webhooks[i]);
                 }
-                Array saturatedArray = connection.createArrayOf("uuid", saturated.toArray(UUID[]::new));
-                st.setArray(1, saturatedArray);
+                st.setInt(1, defaultCap);
                 st.setArray(2, connection.createArrayOf("uuid", webhooks));
                 st.setArray(3, connection.createArrayOf("int4", caps));
-                st.setInt(4, defaultCap);
+                st.setArray(4, connection.createArrayOf("uuid", saturated.toArray(UUID[]::new)));
                 st.setInt(5, limit);
                 st.setLong(6, lease.toMillis());
                 List<Claimed> claimed = new ArrayList<>();
@@ -150,9 +174,13 @@ public class DeliveryStore {
     public void record(List<Outcome> outcomes, List<Duration> retryWaits) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            try (PreparedStatement insert = connection.prepareStatement(INSERT_ATTEMPT);
+            try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_ORDER);
+                    PreparedStatement insert = connection.prepareStatement(INSERT_ATTEMPT);
                     PreparedStatement delivered = connection.prepareStatement(DELIVERED);
                     PreparedStatement failed = connection.prepareStatement(FAILED_ATTEMPT)) {
+                lock.setArray(1, connection.createArrayOf("uuid",
+                        outcomes.stream().map(o -> o.delivery().id()).distinct().toArray(UUID[]::new)));
+                lock.executeQuery().close();
                 List<Outcome> successes = new ArrayList<>();
                 List<Outcome> failures = new ArrayList<>();
                 for (Outcome o : outcomes) {

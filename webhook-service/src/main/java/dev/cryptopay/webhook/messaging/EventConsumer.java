@@ -56,8 +56,14 @@ public class EventConsumer {
         long backoff = 250;
         while (true) {
             try {
-                if (ingest.ingest(values) > 0) {
+                long began = System.nanoTime();
+                int created = ingest.ingest(values);
+                if (created > 0) {
                     dispatcher.wake();
+                }
+                if (LOG.isDebugEnabled()) {
+                    LOG.debugf("%s: %d events, %d deliveries in %d ms", channel, values.size(), created,
+                            (System.nanoTime() - began) / 1_000_000);
                 }
                 return;
             } catch (Exception e) {

@@ -100,9 +100,10 @@ public class WebhookService {
         return webhook;
     }
 
+    /** Locks in id order, as the dispatcher's result writer does, so the two cannot deadlock. */
     private void cancelPending(UUID webhookId) {
         em.createNativeQuery("update delivery set status = ?2, next_attempt_at = null, updated_at = now() "
-                + "where webhook_id = ?1 and status = ?3")
+                + "where id in (select id from delivery where webhook_id = ?1 and status = ?3 order by id for update)")
                 .setParameter(1, webhookId).setParameter(2, Delivery.CANCELLED).setParameter(3, Delivery.PENDING)
                 .executeUpdate();
     }
