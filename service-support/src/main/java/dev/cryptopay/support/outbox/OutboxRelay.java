@@ -2,22 +2,27 @@ package dev.cryptopay.support.outbox;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import io.smallrye.reactive.messaging.MutinyEmitter;
-import jakarta.annotation.PreDestroy;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.arc.Unremovable;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
+import org.eclipse.microprofile.reactive.messaging.Metadata;
 import org.jboss.logging.Logger;
 
 /**
@@ -51,6 +56,7 @@ public class OutboxRelay {
         return thread;
     });
     private final AtomicBoolean wakeUpPending = new AtomicBoolean();
+    private volatile boolean stopped;
 
     public OutboxRelay(EntityManager em, @Channel(Channels.OUTBOX) MutinyEmitter<String> emitter,
             @ConfigProperty(name = "cryptopay.outbox.batch-size", defaultValue = "200") int batchSize,
@@ -63,7 +69,7 @@ public class OutboxRelay {
 
     /** Runs the relay soon on its own thread; wake-ups that arrive while one is pending are merged. */
     public void wake() {
-        if (wakeUpPending.compareAndSet(false, true)) {
+        if (!stopped && wakeUpPending.compareAndSet(false, true)) {
             worker.execute(() -> {
                 wakeUpPending.set(false);
                 relayPending();
@@ -77,12 +83,16 @@ public class OutboxRelay {
         wake();
     }
 
-    @PreDestroy
-    void stop() {
+    /** At shutdown the database goes away; rows not yet sent wait for the next start. */
+    void stop(@Observes ShutdownEvent event) {
+        stopped = true;
         worker.shutdown();
     }
 
     void relayPending() {
+        if (stopped) {
+            return;
+        }
         try {
             int sent;
             do {
@@ -107,18 +117,40 @@ public class OutboxRelay {
         if (batch.isEmpty()) {
             return 0;
         }
-        List<Uni<Void>> acks = batch.stream().map(this::send).toList();
-        Uni.join().all(acks).andFailFast().await().atMost(ackTimeout);
+        List<CompletableFuture<Void>> acks = batch.stream().map(this::send).toList();
+        try {
+            CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new))
+                    .get(ackTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("the broker did not acknowledge the batch: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the broker", e);
+        }
         OffsetDateTime now = OffsetDateTime.now();
         batch.forEach(row -> row.publishedAt = now);
         return batch.size();
     }
 
-    private Uni<Void> send(OutboxEvent row) {
+    /**
+     * Sends one row; the future completes when the broker acknowledged it. The ack and nack callbacks complete a
+     * plain future rather than a Mutiny Uni, so the relay's database transaction is never propagated into the
+     * producer's threads (which made commits fail and batches go out twice).
+     */
+    private CompletableFuture<Void> send(OutboxEvent row) {
         OutgoingKafkaRecordMetadata<String> metadata = OutgoingKafkaRecordMetadata.<String>builder()
                 .withTopic(row.topic)
                 .withKey(row.messageKey)
                 .build();
-        return emitter.sendMessage(Message.of(row.payload).addMetadata(metadata));
+        CompletableFuture<Void> acked = new CompletableFuture<>();
+        Message<String> message = Message.of(row.payload, Metadata.of(metadata), () -> {
+            acked.complete(null);
+            return CompletableFuture.completedFuture(null);
+        }, failure -> {
+            acked.completeExceptionally(failure);
+            return CompletableFuture.completedFuture(null);
+        });
+        emitter.sendMessageAndForget(message);
+        return acked;
     }
 }
