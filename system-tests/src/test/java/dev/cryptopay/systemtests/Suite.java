@@ -36,6 +36,16 @@ public final class Suite {
         SERVICES.put("gateway", GATEWAY_PORT);
     }
 
+    /**
+     * Extra environment per service. webhook-service: the retry schedule of decisions §7 scaled down (an attempt,
+     * then retries after 1 s, 2 s, ...; the 10 s request timeout stays), and a lease just above that timeout so
+     * deliveries claimed by a killed instance are taken over quickly.
+     */
+    private static final Map<String, Map<String, String>> EXTRA_ENV = Map.of(
+            "webhook", Map.of(
+                    "CRYPTOPAY_WEBHOOKS_RETRY_SCHEDULE", "1s,2s,2s,2s,2s,2s,2s",
+                    "CRYPTOPAY_WEBHOOKS_LEASE", "13s"));
+
     private static Suite running;
     private final Map<String, Process> processes = new LinkedHashMap<>();
     private final Path root;
@@ -96,6 +106,22 @@ public final class Suite {
         awaitReady(service, Duration.ofSeconds(90));
     }
 
+    /**
+     * Kills one service at once (SIGKILL, as a crash or an OOM kill would): no shutdown hooks, nothing flushed.
+     * Start it again with {@link #startService}.
+     */
+    public void kill(String service) {
+        Process process = processes.remove(service);
+        if (process == null) {
+            return;
+        }
+        try {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     public void stopService(String service) {
         stopProcess(service);
     }
@@ -131,6 +157,7 @@ public final class Suite {
         env.put("INTERNAL_JWT_PRIVATE_KEY_LOCATION", keys.resolve("local-dev-internal-private.pem").toString());
         env.put("OPERATOR_JWT_PUBLIC_KEY_LOCATION", keys.resolve("local-dev-operator-public.pem").toString());
         SERVICES.forEach((name, port) -> env.put(name.toUpperCase() + "_SERVICE_URL", "http://127.0.0.1:" + port));
+        env.putAll(EXTRA_ENV.getOrDefault(service, Map.of()));
         try {
             Files.createDirectories(logs);
             Path log = logs.resolve(service + ".log");
