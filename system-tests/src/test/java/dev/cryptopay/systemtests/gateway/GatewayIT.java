@@ -208,6 +208,25 @@ class GatewayIT {
     }
 
     @Test
+    void knownKeysKeepWorkingWhileMerchantServiceIsDown() throws InterruptedException {
+        Suite suite = Suite.get();
+        suite.stopService("merchant");
+        try {
+            Thread.sleep(1_500); // past the gateway's in-memory cache: answers now come from its own view
+            given().header("X-Api-Key", account.apiKey()).get("/accounts/" + account.accountId() + "/webhooks")
+                    .then().statusCode(200);
+            given().header("X-Api-Key", "ak_never_seen_" + UUID.randomUUID())
+                    .get("/accounts/" + account.accountId() + "/webhooks")
+                    .then().statusCode(401).contentType("application/problem+json");
+            given().header("X-Api-Key", account.apiKey()).get("/accounts/" + account.accountId() + "/keys")
+                    .then().statusCode(503).header("Retry-After", notNullValue())
+                    .contentType("application/problem+json");
+        } finally {
+            suite.startService("merchant");
+        }
+    }
+
+    @Test
     void oversizedJsonIsRefusedBeforeReachingAService() {
         byte[] big = new byte[1024 * 1024 + 10];
         java.util.Arrays.fill(big, (byte) ' ');
