@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -51,6 +52,8 @@ public class DeliveryDispatcher {
     private static final Logger LOG = Logger.getLogger(DeliveryDispatcher.class);
     private static final int MAX_CLAIM = 200;
     private static final int MAX_RECORD_BATCH = 500;
+    /** The result writer waits this long for more results to write in the same transaction. */
+    private static final long RECORD_LINGER_NANOS = 20_000_000L;
 
     private final DeliveryStore store;
     private final Sender sender;
@@ -59,6 +62,8 @@ public class DeliveryDispatcher {
 
     private final Semaphore wakeUps = new Semaphore(0);
     private final Map<UUID, Integer> inFlightPerEndpoint = new ConcurrentHashMap<>();
+    /** Endpoints whose last claim filled all their free slots: they may have more due work waiting. */
+    private final Set<UUID> mayHaveMore = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final LinkedBlockingQueue<Outcome> finished = new LinkedBlockingQueue<>();
     private final ExecutorService attempts = Executors.newThreadPerTaskExecutor(
@@ -162,11 +167,22 @@ public class DeliveryDispatcher {
             LOG.debugf("claimed %d in %d ms (in flight %d, saturated endpoints %d)", claimed.size(),
                     (System.nanoTime() - began) / 1_000_000, inFlight.get(), saturated.size());
         }
+        Map<UUID, Integer> claimedPerEndpoint = new HashMap<>();
         for (Claimed delivery : claimed) {
             inFlight.incrementAndGet();
             inFlightPerEndpoint.merge(delivery.webhookId(), 1, Integer::sum);
+            claimedPerEndpoint.merge(delivery.webhookId(), 1, Integer::sum);
             attempts.execute(() -> attempt(delivery));
         }
+        // an endpoint that was asked (not saturated) and gave nothing has no queue left
+        mayHaveMore.removeIf(webhook -> !saturated.contains(webhook) && !claimedPerEndpoint.containsKey(webhook));
+        claimedPerEndpoint.forEach((webhook, count) -> {
+            if (count >= free.getOrDefault(webhook, perEndpoint)) {
+                mayHaveMore.add(webhook);
+            } else {
+                mayHaveMore.remove(webhook);
+            }
+        });
         return claimed.size() == limit;
     }
 
@@ -199,7 +215,10 @@ public class DeliveryDispatcher {
             finished.add(new Outcome(delivery, attemptedAt, durationMs, status, truncate(error), succeeded));
             inFlightPerEndpoint.computeIfPresent(delivery.webhookId(), (id, busy) -> busy <= 1 ? null : busy - 1);
             inFlight.decrementAndGet();
-            wake();
+            // A freed slot matters when this endpoint has a queue; new work and due retries wake the loop anyway.
+            if (mayHaveMore.contains(delivery.webhookId())) {
+                wake();
+            }
         }
     }
 
@@ -211,7 +230,15 @@ public class DeliveryDispatcher {
         while (true) {
             try {
                 batch.add(finished.take());
-                finished.drainTo(batch, MAX_RECORD_BATCH - 1);
+                long until = System.nanoTime() + RECORD_LINGER_NANOS;
+                while (batch.size() < MAX_RECORD_BATCH && batch.get(batch.size() - 1) != POISON) {
+                    Outcome next = finished.poll(until - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    if (next == null) {
+                        break;
+                    }
+                    batch.add(next);
+                    finished.drainTo(batch, MAX_RECORD_BATCH - batch.size());
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
@@ -220,7 +247,6 @@ public class DeliveryDispatcher {
             if (!batch.isEmpty()) {
                 write(batch, stopping);
                 batch.clear();
-                wake();
             }
             if (stopping) {
                 return;
