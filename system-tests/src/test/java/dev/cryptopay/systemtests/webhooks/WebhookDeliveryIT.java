@@ -106,6 +106,27 @@ class WebhookDeliveryIT {
     }
 
     @Test
+    void creatingAWebhookHonoursIdempotencyKeyThroughTheGateway() {
+        Account shop = WebhookFixtures.newAccount(suite, "Idempotent Shop");
+        String body = "{\"name\":\"orders\",\"url\":\"https://hooks.example/orders\",\"events\":[\"*\"]}";
+        String key = "create-webhook-" + UUID.randomUUID();
+        String first = given().header("X-Api-Key", shop.apiKey()).header("Idempotency-Key", key)
+                .contentType("application/json").body(body)
+                .when().post("/accounts/" + shop.id() + "/webhooks")
+                .then().statusCode(201).extract().path("uuid");
+        given().header("X-Api-Key", shop.apiKey()).header("Idempotency-Key", key)
+                .contentType("application/json").body(body)
+                .when().post("/accounts/" + shop.id() + "/webhooks")
+                .then().statusCode(201).header("Idempotent-Replayed", "true").body("uuid", equalTo(first));
+        given().header("X-Api-Key", shop.apiKey()).header("Idempotency-Key", key)
+                .contentType("application/json").body(body.replace("orders", "other"))
+                .when().post("/accounts/" + shop.id() + "/webhooks")
+                .then().statusCode(422).contentType("application/problem+json");
+        given().header("X-Api-Key", shop.apiKey()).when().get("/accounts/" + shop.id() + "/webhooks")
+                .then().statusCode(200).body("webhooks.size()", equalTo(1));
+    }
+
+    @Test
     void aReceiverFailingTwiceGetsThreeAttemptsOnTheScheduleAllInTheLog() throws Exception {
         Account shop = WebhookFixtures.newAccount(suite, "Flaky Shop");
         try (WebhookReceiver flaky = WebhookReceiver.scripted(200, 500, 500)) {

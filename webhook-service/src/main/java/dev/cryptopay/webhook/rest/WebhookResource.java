@@ -10,14 +10,12 @@ import dev.cryptopay.webhook.rest.WebhookDtos.RedeliveryAccepted;
 import dev.cryptopay.webhook.rest.WebhookDtos.UpdateWebhookRequest;
 import dev.cryptopay.webhook.rest.WebhookDtos.WebhookListing;
 import dev.cryptopay.webhook.service.DeliveryLog;
-import dev.cryptopay.webhook.service.IdempotencyService;
 import dev.cryptopay.webhook.service.WebhookService;
 import dev.cryptopay.webhook.service.WebhookValidation;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -26,7 +24,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Optional;
 import java.util.UUID;
 
 /**
@@ -41,45 +38,28 @@ public class WebhookResource {
     private final WebhookService webhooks;
     private final WebhookValidation validation;
     private final DeliveryLog deliveries;
-    private final IdempotencyService idempotency;
     private final DeliveryDispatcher dispatcher;
     private final Caller caller;
 
     public WebhookResource(WebhookService webhooks, WebhookValidation validation, DeliveryLog deliveries,
-            IdempotencyService idempotency, DeliveryDispatcher dispatcher, Caller caller) {
+            DeliveryDispatcher dispatcher, Caller caller) {
         this.webhooks = webhooks;
         this.validation = validation;
         this.deliveries = deliveries;
-        this.idempotency = idempotency;
         this.dispatcher = dispatcher;
         this.caller = caller;
     }
 
+    /** 201 with the new webhook. {@code Idempotency-Key} is honoured by the gateway, as for every POST. */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
-    public Response create(@PathParam("accountUUID") String accountUUID,
-            @HeaderParam(IdempotencyService.HEADER) String idempotencyKey, CreateWebhookRequest body) {
+    public Response create(@PathParam("accountUUID") String accountUUID, CreateWebhookRequest body) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
         CreateWebhookRequest request = body == null ? new CreateWebhookRequest(null, null, null) : body;
-        IdempotencyService.checkKey(idempotencyKey);
         validation.checkCreate(request);
-        if (idempotencyKey == null) {
-            return Response.status(Response.Status.CREATED).entity(webhooks.create(accountId, request, null)).build();
-        }
-        String fingerprint = idempotency.fingerprint("POST /accounts/" + accountId + "/webhooks", request);
-        Optional<IdempotencyService.Replay> replay = idempotency.begin(accountId, idempotencyKey, fingerprint);
-        if (replay.isPresent()) {
-            return Response.status(replay.get().status()).type(MediaType.APPLICATION_JSON)
-                    .entity(replay.get().body()).header("Idempotent-Replayed", "true").build();
-        }
-        try {
-            CreatedWebhook created = webhooks.create(accountId, request, idempotencyKey);
-            return Response.status(Response.Status.CREATED).entity(created).build();
-        } catch (RuntimeException e) {
-            idempotency.release(accountId, idempotencyKey);
-            throw e;
-        }
+        CreatedWebhook created = webhooks.create(accountId, request);
+        return Response.status(Response.Status.CREATED).entity(created).build();
     }
 
     @GET

@@ -29,16 +29,14 @@ import java.util.UUID;
 public class WebhookService {
 
     private final EntityManager em;
-    private final IdempotencyService idempotency;
 
-    public WebhookService(EntityManager em, IdempotencyService idempotency) {
+    public WebhookService(EntityManager em) {
         this.em = em;
-        this.idempotency = idempotency;
     }
 
-    /** Creates an enabled webhook with a new signing key; stores the answer for {@code idempotencyKey} if given. */
+    /** Creates an enabled webhook with a new signing key. */
     @Transactional
-    public CreatedWebhook create(UUID accountId, CreateWebhookRequest request, String idempotencyKey) {
+    public CreatedWebhook create(UUID accountId, CreateWebhookRequest request) {
         OffsetDateTime now = OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS);
         Webhook webhook = new Webhook();
         webhook.id = UUID.randomUUID();
@@ -51,11 +49,7 @@ public class WebhookService {
         webhook.createdAt = now;
         webhook.updatedAt = now;
         webhook.persist();
-        CreatedWebhook created = WebhookMapper.created(webhook);
-        if (idempotencyKey != null) {
-            idempotency.complete(accountId, idempotencyKey, 201, created);
-        }
-        return created;
+        return WebhookMapper.created(webhook);
     }
 
     @Transactional
