@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * At-least-once across a crash: webhook-service is SIGKILLed in the middle of a burst of 1,000 transaction events
  * and started again; every event still reaches the receiver, none is lost. Duplicates are allowed (receivers
- * dedupe on webhook-id) and reported. Events are produced by the test: transaction-service does not publish yet.
+ * dedupe on webhook-id) and reported. Events are produced by the test: transaction-service does not publish
+ * transaction.success yet.
  */
 class WebhookCrashIT {
 

@@ -34,8 +34,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * transaction-service will publish them, a receiver-side signature check and a look into webhook-service's
  * database.
  *
- * <p>transaction-service does not publish on {@code payments.transactions.v1} yet, so the tests produce the
- * CloudEvents themselves, with Transaction-shaped {@code data} (decisions §7, §8).
+ * <p>transaction-service does not publish {@code transaction.success} yet (no payment detection so far) and the
+ * tests need events at a chosen time and rate, so they produce the CloudEvents on {@code payments.transactions.v1}
+ * themselves, with Transaction-shaped {@code data} including {@code accountID} (decisions §7, §8).
  */
 final class WebhookFixtures {
 

@@ -40,7 +40,8 @@ import org.junit.jupiter.api.Test;
  *
  * The clock starts just before the producer sends the record (so it includes the Kafka write) and stops when the
  * receiver has read the request; both ends run in this JVM. Events are produced by the benchmark because
- * transaction-service does not publish yet. The report goes to stdout and {@code target/bench/webhook-latency.txt}.
+ * transaction-service does not publish transaction.success yet. The report goes to stdout and
+ * {@code target/bench/webhook-latency.txt}.
  */
 class WebhookLatencyBenchmark {
 
