@@ -73,19 +73,25 @@ class WebhookLatencyBenchmark {
         WebhookReceiver.Dead dead = new WebhookReceiver.Dead();
 
         List<Account> accounts = new ArrayList<>();
+        Map<String, Account> created = new ConcurrentHashMap<>(); // webhook uuid -> account, deleted at the end
         if (fanOut) {
             Account account = WebhookFixtures.newAccount(suite, "Bench fan-out");
             accounts.add(account);
-            live.forEach(r -> WebhookFixtures.createWebhook(account, "live", r.url(), List.of("*")));
-            WebhookFixtures.createWebhook(account, "dead", dead.url(), List.of("*"));
+            live.forEach(r -> created.put(
+                    WebhookFixtures.createWebhook(account, "bench live", r.url(), List.of("*")).getString("uuid"),
+                    account));
+            created.put(WebhookFixtures.createWebhook(account, "bench dead", dead.url(), List.of("*"))
+                    .getString("uuid"), account);
         } else {
             for (WebhookReceiver r : live) {
                 Account account = WebhookFixtures.newAccount(suite, "Bench live");
-                WebhookFixtures.createWebhook(account, "live", r.url(), List.of("*"));
+                created.put(WebhookFixtures.createWebhook(account, "bench live", r.url(), List.of("*"))
+                        .getString("uuid"), account);
                 accounts.add(account);
             }
             Account deadAccount = WebhookFixtures.newAccount(suite, "Bench dead");
-            WebhookFixtures.createWebhook(deadAccount, "dead", dead.url(), List.of("*"));
+            created.put(WebhookFixtures.createWebhook(deadAccount, "bench dead", dead.url(), List.of("*"))
+                    .getString("uuid"), deadAccount);
             accounts.add(deadAccount);
         }
 
@@ -148,6 +154,11 @@ class WebhookLatencyBenchmark {
         Files.createDirectories(out.getParent());
         Files.writeString(out, report.toString());
 
+        // Delete the webhooks: their pending deliveries (the dead receiver's backlog) are cancelled and cannot load
+        // the next run against the same *_it database.
+        created.forEach((webhook, account) -> io.restassured.RestAssured.given()
+                .header("X-Api-Key", account.apiKey())
+                .delete("/accounts/" + account.id() + "/webhooks/" + webhook).then().statusCode(204));
         live.forEach(WebhookReceiver::close);
         dead.close();
         assertTrue(all.size() >= expected, "every measured event reached its live receiver(s)");

@@ -89,9 +89,9 @@ public class DeliveryStore {
                 for update of d skip locked
             )
             update delivery d set lease_until = now() + ? * interval '1 millisecond'
-            from locked, webhook w
-            where d.id = locked.id and w.id = d.webhook_id
-            returning d.id, d.webhook_id, d.event_id, d.payload, d.attempts, d.retry_step, d.generation,
+            from locked, webhook w, event_payload e
+            where d.id = locked.id and w.id = d.webhook_id and e.event_id = d.event_id
+            returning d.id, d.webhook_id, d.event_id, e.payload, d.attempts, d.retry_step, d.generation,
                       w.url, w.signing_key
             """;
 

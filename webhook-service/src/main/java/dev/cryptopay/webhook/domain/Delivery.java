@@ -11,6 +11,7 @@ import java.util.UUID;
 /**
  * One event for one webhook. Created by the event consumer, attempted by the dispatcher (which reads and writes
  * it with plain SQL for speed, see {@code DeliveryStore}); mapped here for the delivery log and redelivery.
+ * The body sent is kept once per event, in {@code event_payload}.
  */
 @Entity
 @Table(name = "delivery")
@@ -35,9 +36,6 @@ public class Delivery extends PanacheEntityBase {
 
     @Column(name = "event_type", nullable = false)
     public String eventType;
-
-    @Column(nullable = false)
-    public String payload;
 
     @Column(nullable = false)
     public String status;

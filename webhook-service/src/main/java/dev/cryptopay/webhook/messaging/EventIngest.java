@@ -47,8 +47,11 @@ public class EventIngest {
     /** The inbox guard for a batch: returns the ids this consumer had not seen before. */
     private static final String FIRST_DELIVERIES = "insert into processed_event (consumer, event_id) "
             + "select ?, unnest(?::varchar[]) on conflict do nothing returning event_id";
+    /** The body, once per event that goes to at least one webhook. */
+    private static final String INSERT_PAYLOAD = "insert into event_payload (event_id, event_type, payload) "
+            + "values (?, ?, ?) on conflict do nothing";
     private static final String INSERT = "insert into delivery (id, webhook_id, account_id, event_id, event_type, "
-            + "payload, status, next_attempt_at) values (?, ?, ?, ?, ?, ?, '" + Delivery.PENDING + "', now()) "
+            + "status, next_attempt_at) values (?, ?, ?, ?, ?, '" + Delivery.PENDING + "', now()) "
             + "on conflict (webhook_id, event_id) do nothing";
 
     private record Subscriber(UUID webhookId, List<String> events) {
@@ -71,6 +74,7 @@ public class EventIngest {
         // Within the transaction the pool hands out the transaction's own connection.
         try (Connection connection = dataSource.getConnection();
                 PreparedStatement subscribers = connection.prepareStatement(SUBSCRIBERS);
+                PreparedStatement payloads = connection.prepareStatement(INSERT_PAYLOAD);
                 PreparedStatement insert = connection.prepareStatement(INSERT)) {
             Map<String, IncomingEvent> events = new LinkedHashMap<>();
             for (String value : values) {
@@ -98,25 +102,29 @@ public class EventIngest {
                     targets = subscribers(subscribers, account);
                     byAccount.put(account, targets);
                 }
-                String body = null;
+                boolean bodyStored = false;
                 for (Subscriber target : targets) {
                     if (!target.wants(event.type())) {
                         continue;
                     }
-                    if (body == null) {
-                        body = event.webhookBody();
+                    if (!bodyStored) {
+                        payloads.setString(1, event.id());
+                        payloads.setString(2, event.type());
+                        payloads.setString(3, event.webhookBody());
+                        payloads.addBatch();
+                        bodyStored = true;
                     }
                     insert.setObject(1, UUID.randomUUID());
                     insert.setObject(2, target.webhookId());
                     insert.setObject(3, account);
                     insert.setString(4, event.id());
                     insert.setString(5, event.type());
-                    insert.setString(6, body);
                     insert.addBatch();
                     created++;
                 }
             }
             if (created > 0) {
+                payloads.executeBatch();
                 insert.executeBatch();
             }
         }

@@ -149,7 +149,6 @@ class DeliveryLogPaginationTest {
         d.accountId = UUID.randomUUID();
         d.eventId = eventId;
         d.eventType = type;
-        d.payload = "{}";
         d.status = status;
         d.createdAt = T0;
         d.updatedAt = T0;
