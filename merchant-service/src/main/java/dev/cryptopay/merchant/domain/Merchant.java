@@ -6,6 +6,7 @@ import io.quarkus.panache.common.Page;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -85,6 +86,12 @@ public class Merchant extends PanacheEntityBase {
 
     public static Optional<Merchant> findForAccount(UUID accountId, UUID merchantId) {
         return find("accountId = ?1 and id = ?2", accountId, merchantId).firstResultOptional();
+    }
+
+    /** The merchant of the account, locked for update until the transaction ends. */
+    public static Optional<Merchant> lockForAccount(UUID accountId, UUID merchantId) {
+        return find("accountId = ?1 and id = ?2", accountId, merchantId)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional();
     }
 
     public static Optional<Merchant> findByExternalMID(UUID accountId, String externalMID) {

@@ -48,8 +48,7 @@ public class AccountConfigService {
     public Merchant operate(UUID accountId, UUID merchantId, Integer status, Boolean fxRateAllowed) {
         Account account = Account.<Account>findByIdOptional(accountId)
                 .orElseThrow(() -> ApiException.notFound("Account"));
-        Merchant merchant = Merchant.<Merchant>find("accountId = ?1 and id = ?2", accountId, merchantId)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional()
+        Merchant merchant = Merchant.lockForAccount(accountId, merchantId)
                 .orElseThrow(() -> ApiException.notFound("Merchant"));
         if (status != null) {
             if (merchant.archivedAt != null && status != Merchant.DISABLED) {

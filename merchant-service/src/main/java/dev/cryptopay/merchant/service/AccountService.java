@@ -33,9 +33,4 @@ public class AccountService {
         KeyService.NewKey apiKey = keys.create(account.id, KeyState.TYPE_API, "Default API key", "admin", null);
         return new NewAccount(account, apiKey);
     }
-
-    @Transactional
-    public boolean exists(UUID accountId) {
-        return Account.findByIdOptional(accountId).isPresent();
-    }
 }

@@ -6,7 +6,6 @@ import dev.cryptopay.merchant.domain.MerchantLogo;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -146,8 +145,6 @@ public class MerchantService {
     }
 
     private static Merchant lockMerchant(UUID accountId, UUID merchantId) {
-        return Merchant.<Merchant>find("accountId = ?1 and id = ?2", accountId, merchantId)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional()
-                .orElseThrow(() -> ApiException.notFound("Merchant"));
+        return Merchant.lockForAccount(accountId, merchantId).orElseThrow(() -> ApiException.notFound("Merchant"));
     }
 }

@@ -1,6 +1,7 @@
 package dev.cryptopay.support.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
@@ -89,6 +90,11 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
+        if (status == 400 && e.getCause() instanceof StreamReadException) {
+            // Quarkus wraps a body that is not JSON at all in a 400 WebApplicationException.
+            return respond(Problem.of(400, "malformed_json", "Malformed JSON", "The request body is not valid JSON.",
+                    null)).build();
+        }
         if (status >= 500) {
             LOG.error("request failed", e);
         }
