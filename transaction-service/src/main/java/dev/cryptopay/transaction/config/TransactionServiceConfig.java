@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /** Typed configuration of transaction-service (prefix {@code cryptopay.transaction}); see docs/transactions.md. */
 @ConfigMapping(prefix = "cryptopay.transaction")
@@ -21,6 +22,45 @@ public interface TransactionServiceConfig {
     /** How long a transaction waits in -3 (KYC) for its verification before it expires. */
     @WithDefault("PT1H")
     Duration kycExpiration();
+
+    /**
+     * Real nodes by network, e.g. {@code cryptopay.transaction.chains.ethereum.rpc-url=http://127.0.0.1:8545}.
+     * A network with a node is watched there; without one it is simulated by the sandbox chain in the sandbox and
+     * not watched at all in production (a warning at start says so). Only EVM networks take a node so far.
+     */
+    Map<String, Chain> chains();
+
+    Detection detection();
+
+    interface Chain {
+        /** The node's JSON-RPC address. */
+        String rpcUrl();
+
+        /** The chain id the node must report; defaults to the catalogue's id for this environment. */
+        Optional<Long> chainId();
+
+        /** Most blocks read in one pass (one batch call); a watcher behind catches up over several passes. */
+        @WithDefault("100")
+        int maxBlocksPerScan();
+    }
+
+    interface Detection {
+        /** Whether this replica watches chains and expires payments (any number of replicas may). */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Where a first pass over a real node starts: this many blocks below its head. */
+        @WithDefault("100")
+        int startBlocksBack();
+
+        /** How many recent block hashes are kept per network to find where a reorganisation forked. */
+        @WithDefault("256")
+        int reorgWindow();
+
+        /** Most transactions (and payment requests) expired in one pass. */
+        @WithDefault("200")
+        int expiryBatch();
+    }
 
     interface Rates {
         /** Maximum age of a rate in production; an older one is refused with 503. */

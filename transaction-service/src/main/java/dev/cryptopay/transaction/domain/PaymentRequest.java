@@ -71,6 +71,14 @@ public class PaymentRequest extends PanacheEntityBase {
     @Column(name = "qr_data", nullable = false)
     public String qrData;
 
+    /** Confirmations a transfer needs before it counts (decisions §2), fixed when the request is opened. */
+    @Column(name = "required_confirmations")
+    public Integer requiredConfirmations;
+
+    /** The sending address of the first transfer seen to this request's address. */
+    @Column(name = "from_address")
+    public String fromAddress;
+
     /** The customer's wallet address, when the payment call named one. */
     public String wallet;
 

@@ -25,6 +25,10 @@ public final class TransactionStatus {
 
     /** Transaction {@code paymentStatus} (decisions §2). */
     public static final int UNPAID = 0;
+    public static final int PAID = 1;
+    public static final int CONFIRMING = 2;
+    public static final int PARTIALLY_PAID = 3;
+    public static final int OVERPAID = 4;
 
     private TransactionStatus() {
     }

@@ -18,4 +18,14 @@ public record Quote(BigDecimal totalUSD, BigDecimal customerFeeUSD, BigDecimal e
         BigDecimal expected = Money.usd(totalUSD.add(fee));
         return new Quote(totalUSD, fee, expected, cryptoFXRate, Money.cryptoOwed(expected, cryptoFXRate, decimals));
     }
+
+    /**
+     * A follow-up request after funds arrived: it asks for exactly what is still owed ({@code dueUSD}, the
+     * customer fee of the first quote included), so two requests add up to the amount; no second fee.
+     */
+    public static Quote remaining(BigDecimal dueUSD, BigDecimal cryptoFXRate, int decimals) {
+        BigDecimal due = Money.usd(dueUSD);
+        return new Quote(due, Money.usd(BigDecimal.ZERO), due, cryptoFXRate,
+                Money.cryptoOwed(due, cryptoFXRate, decimals));
+    }
 }

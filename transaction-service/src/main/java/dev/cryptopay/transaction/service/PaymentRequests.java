@@ -9,7 +9,9 @@ import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.address.AddressAllocator;
 import dev.cryptopay.transaction.address.AddressDerivation;
 import dev.cryptopay.transaction.domain.MerchantView;
+import dev.cryptopay.transaction.detection.Settlement;
 import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionStatus;
 import dev.cryptopay.transaction.qr.PaymentUri;
@@ -90,7 +92,16 @@ public class PaymentRequests {
                     + network + " (addressProvider); ask the operator to configure it.");
         }
         BigDecimal cryptoRate = rates.cryptoToUSD(asset);
-        Quote quote = Quote.of(tx.totalUSD, customerFee(config), cryptoRate, catalogueAsset.decimals());
+        // After funds arrived (still on the chain, not late), a new request asks only for what is still owed.
+        BigDecimal seen = Settlement.seenOnTimeUSD(PaymentRequest.ofTransaction(tx.id),
+                PaymentTransfer.ofTransaction(tx.id));
+        BigDecimal stillOwed = Settlement.due(tx).subtract(seen);
+        if (seen.signum() > 0 && stillOwed.signum() <= 0) {
+            throw ApiException.conflict("invalid_state", "The transaction's amount has already been sent; "
+                    + "it completes when the transfers reach their confirmations.");
+        }
+        Quote quote = seen.signum() > 0 ? Quote.remaining(stillOwed, cryptoRate, catalogueAsset.decimals())
+                : Quote.of(tx.totalUSD, customerFee(config), cryptoRate, catalogueAsset.decimals());
         String tokenContract = Environment.isNative(catalogueNetwork, catalogueAsset) ? null
                 : environment.tokenContract(network, asset).orElseThrow();
 
@@ -119,6 +130,7 @@ public class PaymentRequests {
         request.cryptoFXRate = cryptoRate;
         request.customerFeeUSD = quote.customerFeeUSD();
         request.confirmationCount = 0;
+        request.requiredConfirmations = requiredConfirmations(config, asset, network, tx.totalUSD);
         request.status = TransactionStatus.PR_AWAITING;
         request.qrData = PaymentUri.of(catalogueNetwork, catalogueAsset, address, quote.assetAmount(), tokenContract,
                 environment.chainId(catalogueNetwork));
@@ -142,6 +154,21 @@ public class PaymentRequests {
     /** The partner's customer fee of the merchant's effective fee schedule (fees.partner.customer), if any. */
     public static FeeLine customerFee(MerchantConfiguration config) {
         return config.fees() == null || config.fees().partner() == null ? null : config.fees().partner().customer();
+    }
+
+    /**
+     * Confirmations a transfer needs (decisions §2): {@code minConfirmsHigh} when the transaction's USD total is at
+     * or above {@code highThreshold}, else {@code minConfirmsLow}, of the asset on the network; the catalogue's
+     * network defaults where the merchant configures none.
+     */
+    public static int requiredConfirmations(MerchantConfiguration config, String asset, String network,
+            BigDecimal totalUSD) {
+        AssetNetworkConfig own = networkConfig(config, asset, network);
+        Catalogue.Network defaults = Catalogue.get().network(network).orElseThrow();
+        int low = own != null ? own.minConfirmsLow() : defaults.defaultMinConfirmsLow();
+        int high = own != null ? own.minConfirmsHigh() : defaults.defaultMinConfirmsHigh();
+        boolean highValue = config.highThreshold() != null && totalUSD.compareTo(config.highThreshold()) >= 0;
+        return Math.max(1, highValue ? high : low);
     }
 
     /** Seconds a QR of this asset on this network lives, from the effective configuration. */

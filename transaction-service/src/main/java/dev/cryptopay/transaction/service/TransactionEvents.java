@@ -2,7 +2,6 @@ package dev.cryptopay.transaction.service;
 
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.outbox.Outbox;
-import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.view.TransactionViews;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -27,7 +26,6 @@ public class TransactionEvents {
     @Transactional(Transactional.TxType.MANDATORY)
     public void publish(String type, Transaction tx) {
         em.flush();
-        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(),
-                TransactionViews.of(tx, PaymentRequest.ofTransaction(tx.id)));
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), TransactionViews.load(tx));
     }
 }

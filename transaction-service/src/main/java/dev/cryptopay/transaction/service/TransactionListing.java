@@ -5,6 +5,7 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.view.TransactionView;
 import dev.cryptopay.transaction.view.TransactionViews;
@@ -24,11 +25,18 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class TransactionListing {
 
+    private final ConsistentReads consistentReads;
+
+    public TransactionListing(ConsistentReads consistentReads) {
+        this.consistentReads = consistentReads;
+    }
+
     public record Listing(List<TransactionView> transactions, PageMetadata metadata) {
     }
 
     @Transactional
     public Listing list(Caller caller, TransactionQuery query) {
+        consistentReads.begin();
         UUID accountId = caller.accountId()
                 .orElseThrow(() -> ApiException.unauthorized("This endpoint needs an account's API key."));
         StringBuilder where = new StringBuilder("accountId = :account");
@@ -63,9 +71,13 @@ public class TransactionListing {
         Map<UUID, List<PaymentRequest>> payments = PaymentRequest
                 .ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
                 .collect(Collectors.groupingBy(p -> p.transactionId, Collectors.toList()));
+        Map<UUID, List<PaymentTransfer>> transfers = PaymentTransfer
+                .ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
+                .collect(Collectors.groupingBy(t -> t.transactionId, Collectors.toList()));
         List<TransactionView> views = new ArrayList<>();
         for (Transaction tx : page) {
-            views.add(TransactionViews.of(tx, payments.getOrDefault(tx.id, List.of())));
+            views.add(TransactionViews.of(tx, payments.getOrDefault(tx.id, List.of()),
+                    transfers.getOrDefault(tx.id, List.of())));
         }
         return new Listing(views, query.page().metadata(total, views.size()));
     }

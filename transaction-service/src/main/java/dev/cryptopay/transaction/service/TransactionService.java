@@ -36,9 +36,11 @@ public class TransactionService {
     private final Rates rates;
     private final TransactionEvents events;
     private final TransactionServiceConfig config;
+    private final ConsistentReads consistentReads;
 
     public TransactionService(MerchantAccess access, PaymentRequests paymentRequests, Rates rates,
-            TransactionEvents events, TransactionServiceConfig config) {
+            TransactionEvents events, TransactionServiceConfig config, ConsistentReads consistentReads) {
+        this.consistentReads = consistentReads;
         this.access = access;
         this.paymentRequests = paymentRequests;
         this.rates = rates;
@@ -118,8 +120,9 @@ public class TransactionService {
 
     @Transactional
     public TransactionView get(Caller caller, String transactionId) {
+        consistentReads.begin();
         Transaction tx = visible(access.scope(caller), transactionId, false);
-        return TransactionViews.of(tx, PaymentRequest.ofTransaction(tx.id));
+        return TransactionViews.load(tx);
     }
 
     /** The payment request a QR is drawn for: the named one, or the latest. */
@@ -198,7 +201,7 @@ public class TransactionService {
             }
         }
         events.publish(forfeits ? EventTypes.TRANSACTION_FORFEITED : EventTypes.TRANSACTION_CANCELLED, tx);
-        return TransactionViews.of(tx, PaymentRequest.ofTransaction(tx.id));
+        return TransactionViews.load(tx);
     }
 
     /** The caller's transaction (locked for a change when {@code forUpdate}); others' and unknown ids are 404. */

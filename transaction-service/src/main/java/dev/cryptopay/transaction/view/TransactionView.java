@@ -45,11 +45,25 @@ public record TransactionView(
     public record DocumentView(String documentID, String side, String contentType, long sizeBytes) {
     }
 
-    /** A payment request; {@code cryptoFXRate} (USD per unit, locked until {@code expiration}) is an addition. */
+    /**
+     * A payment request. Additions to the document's fields: {@code cryptoFXRate} (USD per unit, locked until
+     * {@code expiration}), {@code requiredConfirmations}, {@code fromAddress} (the first transfer's sender) and
+     * {@code transfers}, every transfer seen to the address.
+     */
     public record PaymentView(String paymentRequestID, String cryptoAsset, String cryptoNetwork, String address,
             BigDecimal expectedCrypto, BigDecimal receivedCrypto, BigDecimal expectedUSD, BigDecimal receivedUSD,
             String txnHash, int confirmationCount, BigDecimal gasFee, int status, String qrData, String expiration,
-            BigDecimal cryptoFXRate) {
+            BigDecimal cryptoFXRate, Integer requiredConfirmations, String fromAddress,
+            List<TransferView> transfers) {
+    }
+
+    /**
+     * One transfer to a payment request's address. {@code status}: {@code confirming}, {@code confirmed} or
+     * {@code dropped} (left the chain in a reorganisation); {@code late}: arrived after the request or the
+     * transaction had ended (recorded and counted as received, never changing a status).
+     */
+    public record TransferView(String txnHash, String fromAddress, BigDecimal amount, Long blockNumber,
+            int confirmations, String status, boolean late, String detectedAt, String confirmedAt) {
     }
 
     /** Refund legs arrive with the refunds issue; until then the list is always empty. */

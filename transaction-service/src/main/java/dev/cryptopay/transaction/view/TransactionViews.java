@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.view;
 
 import dev.cryptopay.transaction.domain.KycDetails;
 import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionStatus;
 import dev.cryptopay.transaction.kyc.KycPolicy;
@@ -11,6 +12,9 @@ import java.math.RoundingMode;
 import java.time.OffsetDateTime;
 import java.util.Currency;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
 
 /** Entities to the API records: the one mapping, shared by the REST answers and the events. */
 public final class TransactionViews {
@@ -18,7 +22,14 @@ public final class TransactionViews {
     private TransactionViews() {
     }
 
-    public static TransactionView of(Transaction tx, List<PaymentRequest> payments) {
+    /** The view with the transaction's requests and transfers read from the database. */
+    public static TransactionView load(Transaction tx) {
+        return of(tx, PaymentRequest.ofTransaction(tx.id), PaymentTransfer.ofTransaction(tx.id));
+    }
+
+    public static TransactionView of(Transaction tx, List<PaymentRequest> payments, List<PaymentTransfer> transfers) {
+        Map<UUID, List<PaymentTransfer>> byRequest = transfers.stream()
+                .collect(Collectors.groupingBy(t -> t.paymentRequestId));
         Remaining remaining = remaining(tx);
         return new TransactionView(
                 tx.id.toString(),
@@ -34,7 +45,7 @@ public final class TransactionViews {
                         tx.customerFeeUSD, tx.fxRateToUSD),
                 new TransactionView.Compliance(tx.kycTriggered, tx.travelRuleTriggered, kyc(tx.kycDetails), List.of(),
                         null),
-                payments.stream().map(TransactionViews::payment).toList(),
+                payments.stream().map(p -> payment(p, byRequest.getOrDefault(p.id, List.of()))).toList(),
                 List.of(),
                 remaining.local(),
                 remaining.usd(),
@@ -44,10 +55,21 @@ public final class TransactionViews {
                 time(tx.expiration));
     }
 
-    public static TransactionView.PaymentView payment(PaymentRequest p) {
+    public static TransactionView.PaymentView payment(PaymentRequest p, List<PaymentTransfer> transfers) {
         return new TransactionView.PaymentView(p.id.toString(), p.cryptoAsset, p.cryptoNetwork, p.address,
                 p.expectedCrypto, p.receivedCrypto, p.expectedUSD, p.receivedUSD, p.txnHash, p.confirmationCount,
-                p.gasFee, p.status, p.qrData, time(p.expiration), p.cryptoFXRate);
+                p.gasFee, p.status, p.qrData, time(p.expiration), p.cryptoFXRate, p.requiredConfirmations,
+                p.fromAddress, transfers.stream().map(TransactionViews::transfer).toList());
+    }
+
+    private static TransactionView.TransferView transfer(PaymentTransfer t) {
+        String status = switch (t.status) {
+            case PaymentTransfer.CONFIRMED -> "confirmed";
+            case PaymentTransfer.DROPPED -> "dropped";
+            default -> "confirming";
+        };
+        return new TransactionView.TransferView(t.txnHash, t.fromAddress, t.amount, t.blockNumber, t.confirmations,
+                status, t.late, time(t.detectedAt), time(t.confirmedAt));
     }
 
     /** The answer of a creation, payment or verification that produced {@code payment}. */
@@ -64,10 +86,10 @@ public final class TransactionViews {
     }
 
     /**
-     * What is still owed of the order total (the customer fee is on top and not part of it):
-     * {@code remainingUSD = max(0, totalUSD − receivedUSD)}; {@code remainingLocal} is totalLocal while nothing
-     * arrived, else remainingUSD ÷ fxRateToUSD rounded up to the currency's minor unit. Final states other than
-     * success owe nothing.
+     * What is still owed: {@code remainingUSD = max(0, totalUSD + customerFeeUSD − receivedUSD)} (received =
+     * confirmed funds); {@code remainingLocal} is totalLocal while nothing arrived and there is no customer fee,
+     * else remainingUSD ÷ fxRateToUSD rounded up to the currency's minor unit. Final states other than success owe
+     * nothing.
      */
     public record Remaining(BigDecimal local, BigDecimal usd) {
     }
@@ -77,10 +99,10 @@ public final class TransactionViews {
                 || tx.status == TransactionStatus.EXPIRED) {
             return new Remaining(BigDecimal.ZERO.setScale(tx.totalLocal.scale()), Money.usd(BigDecimal.ZERO));
         }
-        if (tx.receivedUSD.signum() == 0) {
+        if (tx.receivedUSD.signum() == 0 && tx.customerFeeUSD.signum() == 0) {
             return new Remaining(tx.totalLocal, tx.totalUSD);
         }
-        BigDecimal usd = tx.totalUSD.subtract(tx.receivedUSD).max(BigDecimal.ZERO);
+        BigDecimal usd = tx.totalUSD.add(tx.customerFeeUSD).subtract(tx.receivedUSD).max(BigDecimal.ZERO);
         int digits = Math.max(0, Currency.getInstance(tx.currency).getDefaultFractionDigits());
         BigDecimal local = usd.divide(tx.fxRateToUSD, digits, RoundingMode.CEILING);
         return new Remaining(local, Money.usd(usd));

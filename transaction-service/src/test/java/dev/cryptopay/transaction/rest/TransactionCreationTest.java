@@ -98,8 +98,9 @@ class TransactionCreationTest {
         assertEquals(new BigDecimal("0.00"), amounts.get("receivedUSD").decimalValue());
         assertEquals(new BigDecimal("1.58"), amounts.get("customerFeeUSD").decimalValue());
         assertEquals(0, new BigDecimal("1.08").compareTo(amounts.get("fxRateToUSD").decimalValue()));
-        assertEquals(new BigDecimal("100.00"), tx.get("remainingLocal").decimalValue());
-        assertEquals(new BigDecimal("108.00"), tx.get("remainingUSD").decimalValue());
+        // Still owed: the order total plus the customer fee (108.00 + 1.58), in EUR rounded up (109.58 / 1.08).
+        assertEquals(new BigDecimal("109.58"), tx.get("remainingUSD").decimalValue());
+        assertEquals(new BigDecimal("101.47"), tx.get("remainingLocal").decimalValue());
 
         JsonNode compliance = tx.get("compliance");
         expectTypes(compliance, Map.of("kycTriggered", JsonNodeType.BOOLEAN, "travelRuleTriggered",

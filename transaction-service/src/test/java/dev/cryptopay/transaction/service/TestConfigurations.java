@@ -54,6 +54,9 @@ public final class TestConfigurations {
         Map<String, String> xpubs = SANDBOX_XPUBS;
         long version = 1;
         Integer qrExpirationSeconds;
+        Integer minConfirmsLow;
+        Integer minConfirmsHigh;
+        BigDecimal highThreshold;
 
         public Builder merchantId(UUID value) {
             merchantId = value;
@@ -135,20 +138,33 @@ public final class TestConfigurations {
             return this;
         }
 
+        /** The same confirmation counts for every accepted asset and network. */
+        public Builder minConfirms(int low, int high) {
+            minConfirmsLow = low;
+            minConfirmsHigh = high;
+            return this;
+        }
+
+        public Builder highThreshold(BigDecimal value) {
+            highThreshold = value;
+            return this;
+        }
+
         public MerchantConfiguration build() {
             Map<String, Map<String, AssetNetworkConfig>> configs = new TreeMap<>();
             for (String code : allowedCrypto) {
                 for (String network : Catalogue.get().asset(code).orElseThrow().networks()) {
                     Catalogue.Network n = Catalogue.get().network(network).orElseThrow();
                     configs.computeIfAbsent(network, k -> new TreeMap<>()).put(code, new AssetNetworkConfig(
-                            n.defaultMinConfirmsLow(), n.defaultMinConfirmsHigh(),
+                            minConfirmsLow != null ? minConfirmsLow : n.defaultMinConfirmsLow(),
+                            minConfirmsHigh != null ? minConfirmsHigh : n.defaultMinConfirmsHigh(),
                             qrExpirationSeconds != null ? qrExpirationSeconds : n.defaultQrExpirationSeconds()));
                 }
             }
             FeeSchedule fees = customerFee == null ? null : new FeeSchedule(null, new PartnerFees(customerFee, null));
             return new MerchantConfiguration(merchantId.toString(), accountId.toString(), externalMID, name, null,
                     descriptor, country, region, status, fxRateAllowed, new ArrayList<>(allowedCrypto), List.of(),
-                    networkConfigs != null ? networkConfigs : configs, null, kycEnabled, kycThreshold, null,
+                    networkConfigs != null ? networkConfigs : configs, highThreshold, kycEnabled, kycThreshold, null,
                     travelRules, Map.of(), 72, false, fees, null, xpubs, Map.of(), null, null, null, version,
                     "2026-11-21T10:00:00Z");
         }

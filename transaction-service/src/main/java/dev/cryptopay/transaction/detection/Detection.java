@@ -1,0 +1,315 @@
+package dev.cryptopay.transaction.detection;
+
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.transaction.chain.ChainAdapter.BlockRef;
+import dev.cryptopay.transaction.chain.ChainAdapter.ChainTransfer;
+import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import dev.cryptopay.transaction.domain.ChainCursor;
+import dev.cryptopay.transaction.domain.MerchantView;
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.service.Clock;
+import dev.cryptopay.transaction.service.PaymentRequests;
+import dev.cryptopay.transaction.service.TransactionEvents;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * The database side of payment detection: one watcher pass over a network commits as one transaction — the
+ * transfers found, the confirmations they reached, the payment requests and transactions they settle, their
+ * events (through the outbox) and the network's cursor all together. A pass that fails or a replica that dies
+ * mid-pass leaves nothing behind, and the next pass reads the same blocks again; (network, txnHash, position)
+ * makes a transfer count once however often it is read.
+ *
+ * <p>Locks, always in this order: the network's cursor row (skip-locked: replicas never run the same network's
+ * pass at once), then the affected transactions by id (as cancel and expiry lock them), then their requests.
+ */
+@ApplicationScoped
+public class Detection {
+
+    private static final Logger LOG = Logger.getLogger(Detection.class);
+
+    private final EntityManager em;
+    private final TransactionEvents events;
+    private final TransactionServiceConfig config;
+
+    public Detection(EntityManager em, TransactionEvents events, TransactionServiceConfig config) {
+        this.em = em;
+        this.events = events;
+        this.config = config;
+    }
+
+    /** The watcher's position on a network: the last block read and its hash. */
+    public record Cursor(long blockNumber, String blockHash) {
+    }
+
+    @Transactional
+    public Cursor cursor(String network) {
+        ChainCursor cursor = ChainCursor.findById(network);
+        return cursor == null ? null : new Cursor(cursor.blockNumber, cursor.blockHash);
+    }
+
+    /** Creates the cursor of a network read for the first time; a concurrent creator wins silently. */
+    @Transactional
+    public void start(String network, long blockNumber, String blockHash) {
+        em.createNativeQuery("insert into chain_cursor (network, block_number, block_hash, updated_at) "
+                + "values (:network, :number, :hash, now()) on conflict (network) do nothing")
+                .setParameter("network", network).setParameter("number", blockNumber)
+                .setParameter("hash", blockHash).executeUpdate();
+    }
+
+    /** Hashes of the recent blocks read on a network, by height (to find where a reorganisation forked). */
+    @Transactional
+    public Map<Long, String> recentHashes(String network) {
+        Map<Long, String> hashes = new HashMap<>();
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("select number, hash from chain_block where network = :network")
+                .setParameter("network", network).getResultList();
+        for (Object[] row : rows) {
+            hashes.put(((Number) row[0]).longValue(), (String) row[1]);
+        }
+        return hashes;
+    }
+
+    /**
+     * Applies one pass: {@code blocks} (read after the cursor, in order; may be empty) and the transfers in them,
+     * plus the network's pending transfers. Answers false, changing nothing, when another replica holds the
+     * network or moved its cursor since {@code expectedCursor} was read.
+     */
+    @Transactional
+    public boolean apply(String network, long expectedCursor, List<BlockRef> blocks, List<ChainTransfer> transfers) {
+        ChainCursor cursor = lockCursor(network);
+        if (cursor == null || cursor.blockNumber != expectedCursor) {
+            return false;
+        }
+        long head = blocks.isEmpty() ? cursor.blockNumber : blocks.get(blocks.size() - 1).number();
+        OffsetDateTime now = Clock.now();
+
+        Map<String, PaymentRequest> watched = watchedAddresses(network, transfers);
+        List<ChainTransfer> ours = transfers.stream()
+                .filter(t -> watched.containsKey(key(network, t.toAddress())))
+                .toList();
+        List<PaymentTransfer> confirming = PaymentTransfer.list("network = ?1 and status = ?2 and blockNumber <= ?3",
+                network, PaymentTransfer.CONFIRMING, head);
+
+        Set<UUID> affected = new TreeSet<>();
+        ours.forEach(t -> affected.add(watched.get(key(network, t.toAddress())).transactionId));
+        confirming.forEach(t -> affected.add(t.transactionId));
+        Map<UUID, Transaction> transactions = lockTransactions(affected);
+
+        Set<UUID> detected = new HashSet<>();
+        for (ChainTransfer transfer : ours) {
+            PaymentRequest request = watched.get(key(network, transfer.toAddress()));
+            if (!request.cryptoAsset.equals(transfer.asset())) {
+                LOG.warnf("Transfer %s sends %s to the address of payment request %s, which expects %s; not counted",
+                        transfer.txnHash(), transfer.asset(), request.id, request.cryptoAsset);
+                continue;
+            }
+            if (record(network, transfer, request, transactions.get(request.transactionId), now)) {
+                detected.add(request.transactionId);
+            }
+        }
+        em.flush();
+        // Every transfer in a block at or below the new head gains confirmations (new ones included).
+        for (PaymentTransfer transfer : PaymentTransfer.<PaymentTransfer>list(
+                "network = ?1 and status = ?2 and blockNumber <= ?3", network, PaymentTransfer.CONFIRMING, head)) {
+            transfer.confirmations = (int) Math.min(Integer.MAX_VALUE, head - transfer.blockNumber + 1);
+            if (transfer.confirmations >= required(transfer)) {
+                transfer.status = PaymentTransfer.CONFIRMED;
+                transfer.confirmedAt = now;
+            }
+            affected.add(transfer.transactionId);
+        }
+        transactions.putAll(lockTransactions(affected.stream().filter(id -> !transactions.containsKey(id)).toList()));
+
+        for (BlockRef block : blocks) {
+            em.createNativeQuery("insert into chain_block (network, number, hash) values (:network, :number, :hash) "
+                    + "on conflict (network, number) do update set hash = excluded.hash")
+                    .setParameter("network", network).setParameter("number", block.number())
+                    .setParameter("hash", block.hash()).executeUpdate();
+        }
+        em.createNativeQuery("delete from chain_block where network = :network and number < :oldest")
+                .setParameter("network", network).setParameter("oldest", head - config.detection().reorgWindow())
+                .executeUpdate();
+        if (!blocks.isEmpty()) {
+            cursor.blockNumber = head;
+            cursor.blockHash = blocks.get(blocks.size() - 1).hash();
+            cursor.updatedAt = now;
+        }
+        em.flush();
+        settle(transactions.values(), detected, now);
+        return true;
+    }
+
+    /**
+     * A reorganisation: the chain above {@code fork} was replaced. Unconfirmed transfers in the replaced blocks are
+     * dropped (a later pass finds them again if the new chain holds them), and the cursor moves back to the fork.
+     */
+    @Transactional
+    public boolean rewind(String network, long expectedCursor, long fork, String forkHash) {
+        ChainCursor cursor = lockCursor(network);
+        if (cursor == null || cursor.blockNumber != expectedCursor) {
+            return false;
+        }
+        List<PaymentTransfer> replaced = PaymentTransfer.list("network = ?1 and blockNumber > ?2 and status <> ?3",
+                network, fork, PaymentTransfer.DROPPED);
+        Set<UUID> affected = new TreeSet<>();
+        replaced.forEach(t -> affected.add(t.transactionId));
+        Map<UUID, Transaction> transactions = lockTransactions(affected);
+        for (PaymentTransfer transfer : replaced) {
+            if (transfer.status == PaymentTransfer.CONFIRMED) {
+                LOG.errorf("Reorganisation on %s below the confirmations of transfer %s (block %d); it stays counted "
+                        + "— raise minConfirms for this network", network, transfer.txnHash, transfer.blockNumber);
+                continue;
+            }
+            transfer.status = PaymentTransfer.DROPPED;
+            transfer.confirmations = 0;
+        }
+        em.createNativeQuery("delete from chain_block where network = :network and number > :fork")
+                .setParameter("network", network).setParameter("fork", fork).executeUpdate();
+        LOG.warnf("Reorganisation on %s: blocks above %d replaced (cursor was %d); %d transfer(s) affected",
+                network, fork, expectedCursor, replaced.size());
+        cursor.blockNumber = fork;
+        cursor.blockHash = forkHash;
+        cursor.updatedAt = Clock.now();
+        em.flush();
+        settle(transactions.values(), Set.of(), Clock.now());
+        return true;
+    }
+
+    /** Inserts a transfer seen for the first time, or follows one into (another) block; true when it is new. */
+    private boolean record(String network, ChainTransfer seen, PaymentRequest request, Transaction tx,
+            OffsetDateTime now) {
+        PaymentTransfer transfer = PaymentTransfer.find("network = ?1 and txnHash = ?2 and position = ?3", network,
+                seen.txnHash(), seen.position()).firstResult();
+        if (transfer != null) {
+            boolean moved = seen.blockNumber() != null && !seen.blockNumber().equals(transfer.blockNumber)
+                    || seen.blockHash() != null && !seen.blockHash().equals(transfer.blockHash);
+            if (moved && transfer.status != PaymentTransfer.CONFIRMED) {
+                transfer.blockNumber = seen.blockNumber();
+                transfer.blockHash = seen.blockHash();
+                transfer.status = PaymentTransfer.CONFIRMING;
+            }
+            return false;
+        }
+        transfer = new PaymentTransfer();
+        transfer.id = UUID.randomUUID();
+        transfer.paymentRequestId = request.id;
+        transfer.transactionId = request.transactionId;
+        transfer.network = network;
+        transfer.txnHash = seen.txnHash();
+        transfer.position = seen.position();
+        transfer.asset = seen.asset();
+        transfer.fromAddress = seen.fromAddress();
+        transfer.amount = seen.amount();
+        transfer.blockNumber = seen.blockNumber();
+        transfer.blockHash = seen.blockHash();
+        transfer.confirmations = 0;
+        transfer.status = PaymentTransfer.CONFIRMING;
+        transfer.late = isLate(request, tx, now);
+        transfer.detectedAt = now;
+        transfer.persist();
+        return true;
+    }
+
+    /** First seen after its request expired or was cancelled, or after the transaction ended other than paid. */
+    static boolean isLate(PaymentRequest request, Transaction tx, OffsetDateTime now) {
+        boolean requestEnded = request.status == TransactionStatus.PR_EXPIRED
+                || request.status == TransactionStatus.PR_CANCELLED
+                || request.status == TransactionStatus.PR_AWAITING && now.isAfter(request.expiration);
+        boolean transactionEnded = tx.status == TransactionStatus.EXPIRED || tx.status == TransactionStatus.CANCELLED
+                || tx.status == TransactionStatus.FORFEITED;
+        return requestEnded || transactionEnded;
+    }
+
+    /** Recomputes each transaction from its transfers; publishes payment_detected and success. */
+    private void settle(Collection<Transaction> transactions, Set<UUID> detected, OffsetDateTime now) {
+        for (Transaction tx : transactions) {
+            List<PaymentRequest> requests = PaymentRequest.ofTransaction(tx.id);
+            Settlement.Outcome outcome = Settlement.apply(tx, requests, PaymentTransfer.ofTransaction(tx.id));
+            tx.updatedAt = now;
+            if (detected.contains(tx.id)) {
+                events.publish(EventTypes.TRANSACTION_PAYMENT_DETECTED, tx);
+            }
+            if (outcome.succeeded()) {
+                events.publish(EventTypes.TRANSACTION_SUCCESS, tx);
+            }
+        }
+    }
+
+    private int required(PaymentTransfer transfer) {
+        PaymentRequest request = PaymentRequest.findById(transfer.paymentRequestId);
+        if (request.requiredConfirmations != null) {
+            return request.requiredConfirmations;
+        }
+        // Requests opened before confirmations were fixed at opening: the merchant's current configuration.
+        Transaction tx = Transaction.findById(request.transactionId);
+        MerchantView merchant = MerchantView.findById(tx.merchantId);
+        request.requiredConfirmations = merchant == null
+                ? Catalogue.get().network(request.cryptoNetwork).orElseThrow().defaultMinConfirmsLow()
+                : PaymentRequests.requiredConfirmations(merchant.config, request.cryptoAsset, request.cryptoNetwork,
+                        tx.totalUSD);
+        return request.requiredConfirmations;
+    }
+
+    /** The open payment requests among the recipients of {@code transfers}, by normalised address. */
+    private Map<String, PaymentRequest> watchedAddresses(String network, List<ChainTransfer> transfers) {
+        Set<String> recipients = new HashSet<>();
+        transfers.forEach(t -> recipients.add(key(network, t.toAddress())));
+        if (recipients.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, PaymentRequest> found = new HashMap<>();
+        List<String> batch = new ArrayList<>(recipients);
+        for (int from = 0; from < batch.size(); from += 1000) {
+            List<String> part = batch.subList(from, Math.min(batch.size(), from + 1000));
+            List<PaymentRequest> requests = evm(network)
+                    ? PaymentRequest.list("cryptoNetwork = ?1 and lower(address) in ?2", network, part)
+                    : PaymentRequest.list("cryptoNetwork = ?1 and address in ?2", network, part);
+            requests.forEach(r -> found.put(key(network, r.address), r));
+        }
+        return found;
+    }
+
+    private Map<UUID, Transaction> lockTransactions(Collection<UUID> ids) {
+        Map<UUID, Transaction> locked = new HashMap<>();
+        for (UUID id : new TreeSet<>(ids)) {
+            Transaction tx = Transaction.findById(id, LockModeType.PESSIMISTIC_WRITE);
+            locked.put(id, tx);
+        }
+        return locked;
+    }
+
+    private ChainCursor lockCursor(String network) {
+        List<ChainCursor> rows = em.createNativeQuery(
+                "select * from chain_cursor where network = :network for update skip locked", ChainCursor.class)
+                .setParameter("network", network).getResultList();
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    /** EVM addresses compare without case (EIP-55 checksums are a spelling); others exactly. */
+    static String key(String network, String address) {
+        return evm(network) ? address.toLowerCase(Locale.ROOT) : address;
+    }
+
+    private static boolean evm(String network) {
+        return Catalogue.get().network(network).map(n -> "evm".equals(n.family())).orElse(false);
+    }
+}

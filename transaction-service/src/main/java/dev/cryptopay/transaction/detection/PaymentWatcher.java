@@ -1,0 +1,200 @@
+package dev.cryptopay.transaction.detection;
+
+import dev.cryptopay.transaction.chain.ChainAdapter;
+import dev.cryptopay.transaction.chain.ChainAdapter.BlockRef;
+import dev.cryptopay.transaction.chain.ChainAdapter.ChainTransfer;
+import dev.cryptopay.transaction.chain.ChainAdapter.Scan;
+import dev.cryptopay.transaction.chain.ChainAdapters;
+import dev.cryptopay.transaction.chain.SandboxChainAdapter;
+import dev.cryptopay.transaction.chain.SandboxChain.ChainAdvanced;
+import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * Watches every network for transfers to payment requests' addresses: each pass reads the blocks after the
+ * network's cursor (at most {@code maxBlocksPerScan}), hands them to {@link Detection} to apply in one database
+ * transaction, and repeats until it reaches the head. Passes run on one thread of their own, every second (the
+ * scheduler's finest step) and at once when the sandbox chain changes; a network whose node is down is retried at
+ * the next tick while the others go on.
+ *
+ * <p>Reorganisations: a pass checks that the first new block's parent is the block the cursor stands on; if not,
+ * it walks back through the recent hashes it kept until the node agrees, and {@link Detection#rewind}s to there.
+ * That costs calls only when a reorganisation happened, so a pass reads the node with a constant number of calls
+ * (head, one batch for the range) however many payment requests are open.
+ */
+@ApplicationScoped
+public class PaymentWatcher {
+
+    private static final Logger LOG = Logger.getLogger(PaymentWatcher.class);
+
+    private final ChainAdapters adapters;
+    private final Detection detection;
+    private final TransactionServiceConfig config;
+    private final Timer passTimer;
+    private final MeterRegistry registry;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "payment-watcher");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final Set<String> dirty = ConcurrentHashMap.newKeySet();
+    private final AtomicBoolean drainPending = new AtomicBoolean();
+    private final Map<String, Long> lastError = new ConcurrentHashMap<>();
+    private final Set<String> verified = ConcurrentHashMap.newKeySet();
+    private volatile boolean stopped;
+
+    public PaymentWatcher(ChainAdapters adapters, Detection detection, TransactionServiceConfig config,
+            MeterRegistry registry) {
+        this.adapters = adapters;
+        this.detection = detection;
+        this.config = config;
+        this.registry = registry;
+        this.passTimer = Timer.builder("cryptopay.watcher.pass").description("One watcher pass over a network")
+                .publishPercentiles(0.5, 0.99).register(registry);
+    }
+
+    @Scheduled(every = "${cryptopay.transaction.detection.interval:1s}", delayed = "2s")
+    void tick() {
+        if (config.detection().enabled()) {
+            adapters.all().forEach(adapter -> wake(adapter.network()));
+        }
+    }
+
+    /** A sandbox transfer or block committed: read that network now rather than at the next tick. */
+    void onChainAdvanced(@Observes(during = TransactionPhase.AFTER_SUCCESS) ChainAdvanced event) {
+        if (config.detection().enabled()) {
+            wake(event.network());
+        }
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopped = true;
+        worker.shutdown();
+    }
+
+    /** Runs a pass over {@code network} soon; wake-ups that arrive meanwhile are merged. */
+    public void wake(String network) {
+        if (stopped) {
+            return;
+        }
+        dirty.add(network);
+        if (drainPending.compareAndSet(false, true)) {
+            worker.execute(this::drain);
+        }
+    }
+
+    private void drain() {
+        drainPending.set(false);
+        List<String> networks = new ArrayList<>(dirty);
+        dirty.removeAll(networks);
+        for (String network : networks) {
+            if (stopped) {
+                return;
+            }
+            adapters.of(network).ifPresent(this::watch);
+        }
+    }
+
+    /** Passes over one network until it is read up to its head (or a pass makes no progress). */
+    void watch(ChainAdapter adapter) {
+        try {
+            boolean more;
+            do {
+                Timer.Sample sample = Timer.start(registry);
+                more = pass(adapter);
+                sample.stop(passTimer);
+            } while (more && !stopped);
+            lastError.remove(adapter.network());
+        } catch (RuntimeException e) {
+            // Log once a minute per network: a node that is down must not flood the log every second.
+            long now = System.currentTimeMillis();
+            Long last = lastError.get(adapter.network());
+            if (last == null || now - last > 60_000) {
+                lastError.put(adapter.network(), now);
+                LOG.warnf("Watching %s paused, retrying every tick: %s", adapter.network(), e.getMessage());
+            }
+        }
+    }
+
+    /** One pass; true when there is more to read right away. */
+    boolean pass(ChainAdapter adapter) {
+        String network = adapter.network();
+        if (!verified.contains(network)) {
+            adapter.verify();
+            verified.add(network);
+        }
+        Detection.Cursor cursor = detection.cursor(network);
+        long head = adapter.head();
+        if (cursor == null) {
+            long start = adapter instanceof SandboxChainAdapter ? -1
+                    : Math.max(-1, head - config.detection().startBlocksBack());
+            BlockRef at = start < 0 ? null : adapter.block(start);
+            detection.start(network, start, at == null ? null : at.hash());
+            return true;
+        }
+        List<ChainTransfer> pending = adapter.pending();
+        if (head <= cursor.blockNumber()) {
+            if (!pending.isEmpty()) {
+                detection.apply(network, cursor.blockNumber(), List.of(), pending);
+            }
+            return false;
+        }
+        int maxBlocks = config.chains().containsKey(network) ? config.chains().get(network).maxBlocksPerScan() : 100;
+        long to = Math.min(head, cursor.blockNumber() + maxBlocks);
+        Scan scan = adapter.scan(cursor.blockNumber() + 1, to);
+        if (scan.blocks().isEmpty()) {
+            return false;
+        }
+        if (!continues(cursor, scan.blocks())) {
+            return rewind(adapter, cursor);
+        }
+        List<ChainTransfer> transfers = new ArrayList<>(scan.transfers());
+        transfers.addAll(pending);
+        return detection.apply(network, cursor.blockNumber(), scan.blocks(), transfers) && to < head;
+    }
+
+    /** True when the blocks read chain on from the cursor's block and onto each other. */
+    private static boolean continues(Detection.Cursor cursor, List<BlockRef> blocks) {
+        String parent = cursor.blockHash();
+        for (BlockRef block : blocks) {
+            if (parent != null && !parent.equalsIgnoreCase(block.parentHash())) {
+                return false;
+            }
+            parent = block.hash();
+        }
+        return true;
+    }
+
+    /** Finds the highest block the node and the kept hashes agree on, and rewinds the cursor to it. */
+    private boolean rewind(ChainAdapter adapter, Detection.Cursor cursor) {
+        Map<Long, String> kept = detection.recentHashes(adapter.network());
+        long lowest = kept.keySet().stream().mapToLong(Long::longValue).min().orElse(cursor.blockNumber());
+        for (long number = cursor.blockNumber(); number >= lowest; number--) {
+            String ours = kept.get(number);
+            BlockRef theirs = adapter.block(number);
+            if (ours != null && theirs != null && ours.equalsIgnoreCase(theirs.hash())) {
+                return detection.rewind(adapter.network(), cursor.blockNumber(), number, ours);
+            }
+        }
+        long fork = lowest - 1;
+        LOG.errorf("Reorganisation on %s deeper than the %d kept block hashes; rewinding to %d",
+                adapter.network(), kept.size(), fork);
+        BlockRef at = fork < 0 ? null : adapter.block(fork);
+        return detection.rewind(adapter.network(), cursor.blockNumber(), fork, at == null ? null : at.hash());
+    }
+}

@@ -1,0 +1,129 @@
+package dev.cryptopay.transaction.detection;
+
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.quote.Money;
+import java.math.BigDecimal;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * The money rules of detection (decisions §2), as one pure function of a transaction, its payment requests and
+ * the transfers seen to their addresses — so a watcher pass, a reorganisation and a restart all arrive at the
+ * same state from the same transfers, and nothing is counted twice.
+ *
+ * <ul>
+ * <li>A request's {@code receivedCrypto} is the sum of its transfers still on the chain (confirming or confirmed),
+ * {@code receivedUSD} that at the request's locked rate; {@code txnHash}/{@code fromAddress} are the first
+ * transfer's, {@code confirmationCount} the least-confirmed transfer's.</li>
+ * <li>Request status: 2 while a transfer is confirming; when all are confirmed, 1 if they cover
+ * {@code expectedCrypto}, else 3 underpaid. A request that ended (-1, -2) keeps its status.</li>
+ * <li>A <em>late</em> transfer (first seen after its request or transaction ended) is recorded and counted in the
+ * received amounts, so it stays visible and refundable, but it never changes a status.</li>
+ * <li>The transaction's {@code receivedUSD} is its confirmed funds; it becomes 1 (success) from 0 when confirmed
+ * on-time funds cover the amount due, {@code totalUSD + customerFeeUSD}.</li>
+ * <li>{@code paymentStatus}: 0 nothing seen, 2 confirming, 3 partially paid, 1 paid, 4 overpaid (confirmed funds
+ * exceed the amount due by a cent or more; rounding a quote up to the asset's smallest unit is not overpaying).</li>
+ * </ul>
+ */
+public final class Settlement {
+
+    private static final BigDecimal CENT = new BigDecimal("0.01");
+
+    private Settlement() {
+    }
+
+    /** What changed: whether the transaction just succeeded. */
+    public record Outcome(boolean succeeded) {
+    }
+
+    public static Outcome apply(Transaction tx, List<PaymentRequest> requests, List<PaymentTransfer> transfers) {
+        Map<UUID, List<PaymentTransfer>> byRequest = transfers.stream()
+                .filter(PaymentTransfer::counts)
+                .collect(Collectors.groupingBy(t -> t.paymentRequestId));
+        BigDecimal confirmedUSD = BigDecimal.ZERO;
+        BigDecimal confirmedOnTimeUSD = BigDecimal.ZERO;
+        boolean anySeen = false;
+        boolean anyConfirming = false;
+        for (PaymentRequest request : requests) {
+            List<PaymentTransfer> seen = byRequest.getOrDefault(request.id, List.of());
+            applyToRequest(request, seen);
+            anySeen |= !seen.isEmpty();
+            anyConfirming |= seen.stream().anyMatch(t -> t.status == PaymentTransfer.CONFIRMING);
+            confirmedUSD = confirmedUSD.add(usd(request, sum(seen, false, true)));
+            confirmedOnTimeUSD = confirmedOnTimeUSD.add(usd(request, sum(seen, true, true)));
+        }
+        BigDecimal due = due(tx);
+        tx.receivedUSD = Money.usd(confirmedUSD);
+        if (!anySeen) {
+            tx.paymentStatus = TransactionStatus.UNPAID;
+        } else if (confirmedUSD.compareTo(due) >= 0) {
+            tx.paymentStatus = confirmedUSD.subtract(due).compareTo(CENT) >= 0 ? TransactionStatus.OVERPAID
+                    : TransactionStatus.PAID;
+        } else if (anyConfirming) {
+            tx.paymentStatus = TransactionStatus.CONFIRMING;
+        } else {
+            tx.paymentStatus = TransactionStatus.PARTIALLY_PAID;
+        }
+        if (tx.status == TransactionStatus.PENDING && confirmedOnTimeUSD.compareTo(due) >= 0) {
+            tx.status = TransactionStatus.SUCCESS;
+            return new Outcome(true);
+        }
+        return new Outcome(false);
+    }
+
+    /** What the customer owes in all: the order total plus the customer fee. */
+    public static BigDecimal due(Transaction tx) {
+        return tx.totalUSD.add(tx.customerFeeUSD);
+    }
+
+    /** USD of funds still on the chain and not late, at each request's locked rate: what a new quote deducts. */
+    public static BigDecimal seenOnTimeUSD(List<PaymentRequest> requests, List<PaymentTransfer> transfers) {
+        BigDecimal total = BigDecimal.ZERO;
+        for (PaymentRequest request : requests) {
+            List<PaymentTransfer> own = transfers.stream()
+                    .filter(t -> t.counts() && t.paymentRequestId.equals(request.id)).toList();
+            total = total.add(usd(request, sum(own, true, false)));
+        }
+        return total;
+    }
+
+    private static void applyToRequest(PaymentRequest request, List<PaymentTransfer> seen) {
+        request.receivedCrypto = sum(seen, false, false);
+        request.receivedUSD = Money.usd(usd(request, request.receivedCrypto));
+        PaymentTransfer first = seen.stream().min(Comparator.comparing((PaymentTransfer t) -> t.detectedAt)
+                .thenComparing(t -> t.txnHash).thenComparingInt(t -> t.position)).orElse(null);
+        request.txnHash = first == null ? null : first.txnHash;
+        request.fromAddress = first == null ? null : first.fromAddress;
+        request.confirmationCount = seen.stream().mapToInt(t -> t.confirmations).min().orElse(0);
+        if (request.status == TransactionStatus.PR_EXPIRED || request.status == TransactionStatus.PR_CANCELLED) {
+            return;
+        }
+        List<PaymentTransfer> onTime = seen.stream().filter(t -> !t.late).toList();
+        if (onTime.isEmpty()) {
+            request.status = TransactionStatus.PR_AWAITING;
+        } else if (onTime.stream().anyMatch(t -> t.status == PaymentTransfer.CONFIRMING)) {
+            request.status = TransactionStatus.PR_CONFIRMING;
+        } else {
+            request.status = sum(onTime, true, true).compareTo(request.expectedCrypto) >= 0
+                    ? TransactionStatus.PR_CONFIRMED : TransactionStatus.PR_UNDERPAID;
+        }
+    }
+
+    private static BigDecimal sum(List<PaymentTransfer> transfers, boolean onTimeOnly, boolean confirmedOnly) {
+        return transfers.stream()
+                .filter(t -> !onTimeOnly || !t.late)
+                .filter(t -> !confirmedOnly || t.status == PaymentTransfer.CONFIRMED)
+                .map(t -> t.amount)
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
+    }
+
+    private static BigDecimal usd(PaymentRequest request, BigDecimal crypto) {
+        return crypto.multiply(request.cryptoFXRate);
+    }
+}
