@@ -46,6 +46,20 @@ public final class Suite {
                     "CRYPTOPAY_WEBHOOKS_RETRY_SCHEDULE", "1s,2s,2s,2s,2s,2s,2s",
                     "CRYPTOPAY_WEBHOOKS_LEASE", "13s"));
 
+    /** The test EVM node deploy/local/up --test starts (anvil, chain id 11155111, the test token deployed first). */
+    public static final String ANVIL = System.getProperty("test.anvil.url", "http://127.0.0.1:18545");
+    /** Where the test token lands: the first contract account 0 of the test mnemonic deploys. */
+    public static final String TEST_TOKEN = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
+
+    /**
+     * Extra system properties per service. transaction-service watches {@code ethereum} on the test anvil node (the
+     * other networks stay on the sandbox chain), with the test token as the network's USDC.
+     */
+    private static final Map<String, List<String>> EXTRA_PROPERTIES = Map.of(
+            "transaction", List.of(
+                    "-Dcryptopay.transaction.chains.ethereum.rpc-url=" + ANVIL,
+                    "-Dcryptopay.transaction.token-contracts.sandbox.ethereum.USDC=" + TEST_TOKEN));
+
     private static Suite running;
     private final Map<String, Process> processes = new LinkedHashMap<>();
     private final Path root;
@@ -145,8 +159,9 @@ public final class Suite {
         }
         Path logs = root.resolve("system-tests/target/suite-logs");
         String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> command = new ArrayList<>(List.of(java, "-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1",
-                "-jar", jar.toString()));
+        List<String> command = new ArrayList<>(List.of(java, "-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1"));
+        command.addAll(EXTRA_PROPERTIES.getOrDefault(service, List.of()));
+        command.addAll(List.of("-jar", jar.toString()));
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         Path keys = root.resolve("deploy/local/keys");

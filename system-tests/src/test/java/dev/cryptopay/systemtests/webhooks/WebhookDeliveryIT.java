@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Webhooks across the running suite: created through the gateway with an API key, fed by transaction events on
- * the real Kafka broker. transaction-service does not publish transaction.success
- * yet, so the test produces the CloudEvents itself (see WebhookFixtures).
+ * the real Kafka broker. To control ids, duplicates and timing, these tests produce the CloudEvents themselves (see
+ * WebhookFixtures); WebhookSandboxChainIT covers the whole way from a payment on the sandbox chain.
  * webhook-service runs with a short retry schedule here (Suite: 1 s, 2 s, ...).
  */
 class WebhookDeliveryIT {
