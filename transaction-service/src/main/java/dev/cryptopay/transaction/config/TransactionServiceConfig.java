@@ -49,6 +49,14 @@ public interface TransactionServiceConfig {
         @WithDefault("true")
         boolean enabled();
 
+        /** How often every network is read (the scheduler's finest step is 1 s; sandbox changes wake it at once). */
+        @WithDefault("1s")
+        Duration interval();
+
+        /** How often expired payment requests and transactions are looked for. */
+        @WithDefault("1s")
+        Duration expiryInterval();
+
         /** Where a first pass over a real node starts: this many blocks below its head. */
         @WithDefault("100")
         int startBlocksBack();
