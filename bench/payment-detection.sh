@@ -62,7 +62,6 @@ POLL_INTERVAL=0.02
 RUN="$(date -u +%Y%m%d%H%M%S)-$$"
 WATCHER_REF="bench-watcher-$RUN"
 OUT="$STATE_DIR/bench-payment-detection/$RUN"
-mkdir -p "$OUT"
 export PGPASSWORD="${PGPASSWORD:-payments}"
 PSQL=(psql -h 127.0.0.1 -U payments -d transaction -X -q -t -A -v ON_ERROR_STOP=1)
 
@@ -134,6 +133,7 @@ metrics_now="$(curl -s "$METRICS" || true)"
 [[ "$metrics_now" == *'cryptopay_chain_rpc_calls_total{network="ethereum"}'* ]] ||
   die "transaction-service does not watch ethereum on a node (no cryptopay_chain_rpc_calls_total{network=\"ethereum\"}): restart the suite with deploy/local/start, which points it at $NODE"
 sql 'select 1' >/dev/null || die "cannot reach the transaction database (psql -h 127.0.0.1 -U payments transaction)"
+mkdir -p "$OUT"
 
 # --- cleanup, also on failure -----------------------------------------------------------------------------------
 
@@ -191,7 +191,15 @@ created="${created%$'\n'*}"
 account="$(jf .accountUUID <<<"$created")"
 api_key="$(jf .apiKey.generatedKey <<<"$created")"
 merchant=""
-for _ in $(seq 1 100); do # the gateway learns new keys from Kafka
+# The gateway learns new keys and merchants from Kafka. Wait for its consumers before the first call with the key
+# (and below, with X-MID): a lookup on a miss that races a consumer can make that consumer fail on a duplicate row
+# (gateway_key, gateway_merchant) and stop.
+gateway_has() { [[ "$(psql -h 127.0.0.1 -U payments -d gateway -X -q -t -A -c "$1" 2>/dev/null || echo 0)" != 0 ]]; }
+for _ in $(seq 1 150); do
+  gateway_has "select count(*) from gateway_key where account_id = '$account'" && break
+  sleep 0.2
+done
+for _ in $(seq 1 100); do
   code="$(curl -s -o /dev/null -w '%{http_code}' -H "X-Api-Key: $api_key" "$GATEWAY/accounts/$account/keys" || true)"
   [[ "$code" == 200 ]] && break
   sleep 0.2
@@ -199,11 +207,8 @@ done
 [[ "$code" == 200 ]] || die "the gateway does not accept the bench account's API key (HTTP $code)"
 merchant="$(api POST "/accounts/$account/merchants" \
   '{"name":"Bench Shop","address1":"1 Example Street","city":"Berlin","region":"BE","country":"DE","externalMID":"bench"}' | jf .UUID)"
-# Let the gateway learn the merchant from its merchant.updated event before the first X-MID call: an X-MID lookup
-# that races that event's consumer can make the consumer fail (duplicate gateway_merchant row) and stop.
 for _ in $(seq 1 150); do
-  [[ "$(psql -h 127.0.0.1 -U payments -d gateway -X -q -t -A -c \
-    "select count(*) from gateway_merchant where merchant_id = '$merchant' and version > 0" 2>/dev/null || echo 0)" == 1 ]] && break
+  gateway_has "select count(*) from gateway_merchant where merchant_id = '$merchant' and version > 0" && break
   sleep 0.2
 done
 step "account: $account, merchant $merchant (default confirmations: catalogue defaults, read back per payment request)"
