@@ -7,9 +7,7 @@ import dev.cryptopay.gateway.config.GatewayConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import dev.cryptopay.gateway.client.MerchantLookupClient;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.persistence.EntityManager;
 import jakarta.ws.rs.WebApplicationException;
-import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
@@ -38,15 +36,12 @@ public class Directory {
 
     private final MerchantLookupClient lookup;
     private final TokenMinter minter;
-    private final EntityManager em;
     private final Cache<String, KnownKey> keys;
     private final Cache<String, UUID> merchants;
 
-    public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, EntityManager em,
-            GatewayConfig config) {
+    public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, GatewayConfig config) {
         this.lookup = lookup;
         this.minter = minter;
-        this.em = em;
         this.keys = Caffeine.newBuilder().expireAfterWrite(config.directoryCacheTtl()).maximumSize(100_000).build();
         this.merchants = Caffeine.newBuilder().expireAfterWrite(config.directoryCacheTtl()).maximumSize(100_000)
                 .build();
@@ -61,7 +56,7 @@ public class Directory {
         Optional<KnownKey> found = viewKey(keyHash);
         if (found.isEmpty()) {
             found = lookupKey(keyHash).flatMap(state -> {
-                QuarkusTransaction.requiringNew().run(() -> insertKey(state));
+                QuarkusTransaction.requiringNew().run(() -> StoredKey.save(state));
                 return viewKey(keyHash);
             });
         }
@@ -79,7 +74,8 @@ public class Directory {
         Optional<UUID> found = viewMerchant(accountId, reference);
         if (found.isEmpty()) {
             found = lookupMerchant(accountId, reference).flatMap(ref -> {
-                QuarkusTransaction.requiringNew().run(() -> insertMerchant(ref));
+                QuarkusTransaction.requiringNew().run(() -> StoredMerchant.save(UUID.fromString(ref.merchantId()),
+                        UUID.fromString(ref.accountId()), ref.externalMID(), ref.status(), 0));
                 return viewMerchant(accountId, reference);
             });
         }
@@ -132,36 +128,6 @@ public class Directory {
             LOG.warnf("merchant lookup failed: %s", e.getMessage());
         }
         return Optional.empty();
-    }
-
-    /** A row the consumer writes meanwhile wins: it carries the same or a newer version. */
-    private void insertKey(KeyState state) {
-        em.createNativeQuery("""
-                insert into gateway_key (key_hash, key_id, account_id, key_type, role, merchant_uuid, status, version,
-                                         updated_at)
-                values (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) on conflict do nothing""")
-                .setParameter(1, state.keyHash())
-                .setParameter(2, UUID.fromString(state.keyId()))
-                .setParameter(3, UUID.fromString(state.accountId()))
-                .setParameter(4, state.keyType())
-                .setParameter(5, state.role())
-                .setParameter(6, state.merchantUUID() == null ? null : UUID.fromString(state.merchantUUID()))
-                .setParameter(7, state.status())
-                .setParameter(8, state.version())
-                .setParameter(9, OffsetDateTime.parse(state.updatedAt()))
-                .executeUpdate();
-    }
-
-    /** Version 0, so the next merchant event always replaces the row. */
-    private void insertMerchant(MerchantLookupClient.MerchantRef found) {
-        em.createNativeQuery("""
-                insert into gateway_merchant (merchant_id, account_id, external_mid, status, version, updated_at)
-                values (?1, ?2, ?3, ?4, 0, now()) on conflict do nothing""")
-                .setParameter(1, UUID.fromString(found.merchantId()))
-                .setParameter(2, UUID.fromString(found.accountId()))
-                .setParameter(3, found.externalMID())
-                .setParameter(4, found.status())
-                .executeUpdate();
     }
 
     private String bearer() {

@@ -8,8 +8,6 @@ import dev.cryptopay.support.inbox.Inbox;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
-import java.time.OffsetDateTime;
-import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
@@ -39,23 +37,8 @@ public class KeyEventsConsumer {
     }
 
     private void apply(KeyState state) {
-        StoredKey key = StoredKey.findById(state.keyHash());
-        if (key != null && key.version >= state.version()) {
-            return;
+        if (StoredKey.save(state)) {
+            directory.evictKey(state.keyHash());
         }
-        if (key == null) {
-            key = new StoredKey();
-            key.keyHash = state.keyHash();
-        }
-        key.keyId = UUID.fromString(state.keyId());
-        key.accountId = UUID.fromString(state.accountId());
-        key.keyType = state.keyType();
-        key.role = state.role();
-        key.merchantUUID = state.merchantUUID() == null ? null : UUID.fromString(state.merchantUUID());
-        key.status = state.status();
-        key.version = state.version();
-        key.updatedAt = OffsetDateTime.parse(state.updatedAt());
-        key.persist();
-        directory.evictKey(state.keyHash());
     }
 }

@@ -8,7 +8,6 @@ import dev.cryptopay.support.inbox.Inbox;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
-import java.time.OffsetDateTime;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
@@ -35,21 +34,9 @@ public class MerchantEventsConsumer {
     }
 
     private void apply(MerchantConfiguration merchant) {
-        UUID id = UUID.fromString(merchant.merchantId());
-        StoredMerchant stored = StoredMerchant.findById(id);
-        if (stored != null && stored.version >= merchant.version()) {
-            return;
+        if (StoredMerchant.save(UUID.fromString(merchant.merchantId()), UUID.fromString(merchant.accountId()),
+                merchant.externalMID(), merchant.status(), merchant.version())) {
+            directory.evictMerchants();
         }
-        if (stored == null) {
-            stored = new StoredMerchant();
-            stored.merchantId = id;
-        }
-        stored.accountId = UUID.fromString(merchant.accountId());
-        stored.externalMID = merchant.externalMID();
-        stored.status = merchant.status();
-        stored.version = merchant.version();
-        stored.updatedAt = OffsetDateTime.now();
-        stored.persist();
-        directory.evictMerchants();
     }
 }
