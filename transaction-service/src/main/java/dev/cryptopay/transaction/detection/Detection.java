@@ -106,13 +106,16 @@ public class Detection {
         List<ChainTransfer> ours = transfers.stream()
                 .filter(t -> watched.containsKey(key(network, t.toAddress())))
                 .toList();
-        List<PaymentTransfer> confirming = PaymentTransfer.list("network = ?1 and status = ?2 and blockNumber <= ?3",
-                network, PaymentTransfer.CONFIRMING, head);
-
+        // Every transaction this pass may change: those paid now and those with transfers gaining confirmations.
         Set<UUID> affected = new TreeSet<>();
         ours.forEach(t -> affected.add(watched.get(key(network, t.toAddress())).transactionId));
-        confirming.forEach(t -> affected.add(t.transactionId));
+        affected.addAll(em.createQuery("select distinct t.transactionId from PaymentTransfer t where t.network = ?1 "
+                + "and t.status = ?2 and t.blockNumber <= ?3", UUID.class)
+                .setParameter(1, network).setParameter(2, PaymentTransfer.CONFIRMING).setParameter(3, head)
+                .getResultList());
         Map<UUID, Transaction> transactions = lockTransactions(affected);
+        // The requests were read before their transactions were locked: a cancel may have committed meanwhile.
+        watched.values().forEach(em::refresh);
 
         Set<UUID> detected = new HashSet<>();
         for (ChainTransfer transfer : ours) {
@@ -135,9 +138,7 @@ public class Detection {
                 transfer.status = PaymentTransfer.CONFIRMED;
                 transfer.confirmedAt = now;
             }
-            affected.add(transfer.transactionId);
         }
-        transactions.putAll(lockTransactions(affected.stream().filter(id -> !transactions.containsKey(id)).toList()));
 
         for (BlockRef block : blocks) {
             em.createNativeQuery("insert into chain_block (network, number, hash) values (:network, :number, :hash) "
