@@ -9,6 +9,7 @@ import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.CustomerDetails;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionStatus;
 import dev.cryptopay.transaction.kyc.KycPolicy;
@@ -185,7 +186,9 @@ public class TransactionService {
                     "The transaction is final (status " + tx.status + ") and cannot be cancelled.");
         }
         boolean forfeits = forfeit && tx.status == TransactionStatus.PENDING;
-        if (!forfeits && tx.receivedUSD.signum() > 0) {
+        // Funds still confirming count too: once confirmed they would sit in a cancelled transaction, unrefunded.
+        boolean fundsArrived = PaymentTransfer.ofTransaction(tx.id).stream().anyMatch(PaymentTransfer::counts);
+        if (!forfeits && fundsArrived) {
             // Seam for the refunds issue: a clean cancel of a transaction that already received funds must create
             // refund legs for them (decisions §2). Until refunds exist it is refused, never cancelled unrefunded.
             throw ApiException.conflict("refund_required", "The transaction already received funds; a clean cancel "

@@ -5,6 +5,7 @@ import static dev.cryptopay.transaction.rest.Fixtures.body;
 import static dev.cryptopay.transaction.rest.Fixtures.create;
 import static dev.cryptopay.transaction.rest.Fixtures.merchant;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -142,6 +143,21 @@ class PaymentDetectionTest {
         assertTrue(payment(seen).get("transfers").get(0).get("blockNumber").isNull());
         mine(m, "bitcoin", 1);
         await(m, id, tx -> tx.get("status").asInt() == 1);
+    }
+
+    @Test
+    void aCleanCancelWhileFundsAreConfirmingNeedsARefund() {
+        MerchantConfiguration m = merchant(c -> c.minConfirms(3, 3));
+        JsonNode created = create(apiKey(m), body("100", "USD", "BTC", "bitcoin"));
+        String id = created.get("transactionId").asText();
+        transfer(m, "bitcoin", "BTC", created.get("address").asText(), "0.002", 0);
+        await(m, id, tx -> tx.get("paymentStatus").asInt() == 2);
+        apiKey(m).contentType(ContentType.JSON).body("{\"reason\":\"changed my mind\"}")
+                .when().patch("/transaction/" + id + "/cancel").then().statusCode(409)
+                .contentType(containsString("application/problem+json")).body("code", equalTo("refund_required"));
+        assertEquals(0, Fixtures.get(apiKey(m), id).get("status").asInt());
+        apiKey(m).contentType(ContentType.JSON).body("{\"forfeit\":true}")
+                .when().patch("/transaction/" + id + "/cancel").then().statusCode(200).body("status", equalTo(-4));
     }
 
     @Test
