@@ -34,13 +34,14 @@ HOST=127.0.0.1
 CLUSTER_ID=bG9jYWwtZGV2LWthZmthMQ
 START_TIMEOUT_S=90
 
-# Topics of decisions.md section 8: name:partitions:cleanup.policy
+# Topics of decisions.md section 8: name:partitions:policy (delete | compact | keep = delete, no retention limit)
 TOPICS=(
-  payments.transactions.v1:3:delete
-  payments.refunds.v1:3:delete
+  payments.transactions.v1:3:keep
+  payments.refunds.v1:3:keep
   payments.subscriptions.v1:3:delete
   payments.merchants.v1:3:compact
   payments.keys.v1:3:compact
+  internal.billing.v1:3:delete
 )
 
 usage() {

@@ -3,7 +3,10 @@
  * topic listing, then creates the missing topics (idempotent) in one JVM.
  *
  *   java -cp "<kafka-libs>/*:<classes>" CreateTopics --bootstrap 127.0.0.1:9092 [--wait 60]
- *        name:partitions:policy ...          (policy = delete | compact)
+ *        name:partitions:policy ...          (policy = delete | compact | keep)
+ *
+ * keep = cleanup.policy delete with no time or size retention (retention.ms and retention.bytes -1): the
+ * topics of decisions.md section 8 that any consumer must be able to rebuild from offset zero.
  *   java ... CreateTopics --bootstrap 127.0.0.1:9092 --describe
  *
  * Existing topics are kept; a wrong cleanup.policy is corrected and a too small partition
@@ -35,7 +38,15 @@ import org.apache.kafka.common.errors.TopicExistsException;
 
 public class CreateTopics {
 
-    record Spec(String name, int partitions, String policy) {}
+    record Spec(String name, int partitions, String policy) {
+        /** The topic configuration this spec asks for. */
+        Map<String, String> configs() {
+            return policy.equals("keep")
+                    ? Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, "delete", TopicConfig.RETENTION_MS_CONFIG, "-1",
+                            TopicConfig.RETENTION_BYTES_CONFIG, "-1")
+                    : Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, policy);
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         String bootstrap = null;
@@ -51,8 +62,8 @@ public class CreateTopics {
                 case "--describe" -> describe = true;
                 default -> {
                     String[] p = args[i].split(":");
-                    if (p.length != 3 || !(p[2].equals("delete") || p[2].equals("compact"))) {
-                        usage("bad topic spec '" + args[i] + "' (want name:partitions:delete|compact)");
+                    if (p.length != 3 || !(p[2].equals("delete") || p[2].equals("compact") || p[2].equals("keep"))) {
+                        usage("bad topic spec '" + args[i] + "' (want name:partitions:delete|compact|keep)");
                     }
                     specs.add(new Spec(p[0], Integer.parseInt(p[1]), p[2]));
                 }
@@ -83,7 +94,7 @@ public class CreateTopics {
     static void usage(String msg) {
         System.err.println("ERROR: " + msg);
         System.err.println("usage: CreateTopics --bootstrap HOST:PORT [--wait SECONDS] [--label L] "
-                + "(name:partitions:delete|compact ... | --describe)");
+                + "(name:partitions:delete|compact|keep ... | --describe)");
         System.exit(2);
     }
 
@@ -115,7 +126,7 @@ public class CreateTopics {
                 toCheck.add(s);
             } else {
                 toCreate.add(new NewTopic(s.name(), s.partitions(), (short) 1)
-                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, s.policy())));
+                        .configs(s.configs()));
             }
         }
         if (!toCreate.isEmpty()) {
@@ -140,7 +151,9 @@ public class CreateTopics {
         if (!kept.isEmpty()) line.append("; kept ").append(kept.size()).append(" existing");
         if (!fixed.isEmpty()) line.append("; fixed ").append(String.join(", ", fixed));
         line.append(" [compacted: ").append(String.join(", ", specs.stream()
-                .filter(x -> x.policy().equals("compact")).map(Spec::name).toList())).append("]");
+                .filter(x -> x.policy().equals("compact")).map(Spec::name).toList()))
+                .append("; kept forever: ").append(String.join(", ", specs.stream()
+                .filter(x -> x.policy().equals("keep")).map(Spec::name).toList())).append("]");
         System.out.println(line);
     }
 
@@ -154,14 +167,20 @@ public class CreateTopics {
         Map<String, NewPartitions> grow = new LinkedHashMap<>();
         for (Spec s : toCheck) {
             ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, s.name());
-            ConfigEntry policy = configs.get(r).get(TopicConfig.CLEANUP_POLICY_CONFIG);
-            String actual = policy == null ? "delete" : policy.value();
             int parts = descs.get(s.name()).partitions().size();
             List<String> notes = new ArrayList<>();
-            if (!actual.equals(s.policy())) {
-                fixes.put(r, List.of(new AlterConfigOp(
-                        new ConfigEntry(TopicConfig.CLEANUP_POLICY_CONFIG, s.policy()), AlterConfigOp.OpType.SET)));
-                notes.add("cleanup.policy " + actual + " -> " + s.policy());
+            List<AlterConfigOp> ops = new ArrayList<>();
+            for (Map.Entry<String, String> wanted : s.configs().entrySet()) {
+                ConfigEntry entry = configs.get(r).get(wanted.getKey());
+                String actual = entry == null ? null : entry.value();
+                if (!wanted.getValue().equals(actual)) {
+                    ops.add(new AlterConfigOp(new ConfigEntry(wanted.getKey(), wanted.getValue()),
+                            AlterConfigOp.OpType.SET));
+                    notes.add(wanted.getKey() + " " + actual + " -> " + wanted.getValue());
+                }
+            }
+            if (!ops.isEmpty()) {
+                fixes.put(r, ops);
             }
             if (parts < s.partitions()) {
                 grow.put(s.name(), NewPartitions.increaseTo(s.partitions()));
@@ -188,8 +207,10 @@ public class CreateTopics {
         for (String n : names) {
             Config c = configs.get(new ConfigResource(ConfigResource.Type.TOPIC, n));
             ConfigEntry policy = c.get(TopicConfig.CLEANUP_POLICY_CONFIG);
-            System.out.printf("%-28s partitions=%d cleanup.policy=%s%n",
-                    n, descs.get(n).partitions().size(), policy == null ? "?" : policy.value());
+            ConfigEntry retention = c.get(TopicConfig.RETENTION_MS_CONFIG);
+            System.out.printf("%-28s partitions=%d cleanup.policy=%s retention.ms=%s%n",
+                    n, descs.get(n).partitions().size(), policy == null ? "?" : policy.value(),
+                    retention == null ? "?" : retention.value());
         }
     }
 }

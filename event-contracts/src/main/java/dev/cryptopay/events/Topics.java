@@ -12,6 +12,11 @@ public final class Topics {
     public static final String MERCHANTS = "payments.merchants.v1";
     /** API and publishable key state (hashes only), compacted; key = key UUID. */
     public static final String KEYS = "payments.keys.v1";
+    /**
+     * Internal, not part of the public stream: subscription-service asks transaction-service to open a billing
+     * transaction, and hears back only when that is refused; key = the requested transactionId.
+     */
+    public static final String BILLING = "internal.billing.v1";
 
     private Topics() {
     }
