@@ -13,6 +13,7 @@ import dev.cryptopay.gateway.routing.Downstream;
 import dev.cryptopay.gateway.routing.Route;
 import dev.cryptopay.gateway.routing.RouteTable;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.problem.JsonProblems;
 import dev.cryptopay.support.problem.Problem;
 import dev.cryptopay.support.security.KeyHash;
 import io.vertx.core.Future;
@@ -175,7 +176,14 @@ public class GatewayRouter {
                     if (multipart || !hasBody(method)) {
                         forward(ctx, route, admitted, new Forwarding(null, null, null));
                     } else {
-                        readBody(ctx, limit).onSuccess(body -> withIdempotency(ctx, route, admitted, requestId, body));
+                        readBody(ctx, limit).onSuccess(body -> {
+                            ApiException malformed = malformedJson(request, body);
+                            if (malformed != null) {
+                                respond(ctx, malformed);
+                            } else {
+                                withIdempotency(ctx, route, admitted, requestId, body);
+                            }
+                        });
                     }
                 });
     }
@@ -250,6 +258,33 @@ public class GatewayRouter {
         request.exceptionHandler(promise::tryFail);
         request.resume();
         return promise.future();
+    }
+
+    /**
+     * A JSON body must be exactly one JSON value under the suite's rules (JsonSettings: no trailing content, no
+     * duplicate keys, no NaN, UTF-8 only). The gateway checks it before Idempotency-Key and before any service, so
+     * every endpoint answers a broken body alike, with the same problem the services' own mapping gives.
+     */
+    private ApiException malformedJson(HttpServerRequest request, Buffer body) {
+        String type = request.getHeader("Content-Type");
+        if (body.length() == 0 || type == null) {
+            return null;
+        }
+        String mediaType = type.split(";", 2)[0].strip().toLowerCase();
+        if (!mediaType.equals("application/json") && !mediaType.endsWith("+json")) {
+            return null;
+        }
+        try {
+            mapper.readTree(body.getBytes());
+            return null;
+        } catch (JsonProcessingException e) {
+            Problem problem = JsonProblems.of(e);
+            return new ApiException(problem.status(), problem.code(), problem.title(), problem.detail(),
+                    problem.errors(), null);
+        } catch (java.io.IOException e) {
+            return new ApiException(400, "malformed_json", "Malformed JSON", "The request body is not valid JSON.",
+                    null, null);
+        }
     }
 
     private <T> Future<T> blocking(RoutingContext ctx, String requestId, Callable<T> work) {

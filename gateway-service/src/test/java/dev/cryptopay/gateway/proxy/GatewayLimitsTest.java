@@ -6,9 +6,6 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cryptopay.gateway.auth.StoredKey;
-import dev.cryptopay.support.security.KeyHash;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -16,7 +13,6 @@ import io.restassured.RestAssured;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.URI;
-import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -45,20 +41,7 @@ class GatewayLimitsTest {
     @BeforeAll
     static void seed() {
         RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
-        QuarkusTransaction.requiringNew().run(() -> {
-            for (String key : new String[] { "ak_limit_a_" + ACCOUNT, "ak_limit_b_" + ACCOUNT, "ak_body_" + ACCOUNT }) {
-                StoredKey stored = new StoredKey();
-                stored.keyHash = KeyHash.of(key);
-                stored.keyId = UUID.randomUUID();
-                stored.accountId = ACCOUNT;
-                stored.keyType = "api";
-                stored.role = "admin";
-                stored.status = 1;
-                stored.version = 1;
-                stored.updatedAt = OffsetDateTime.now();
-                stored.persist();
-            }
-        });
+        SeededKeys.admin(ACCOUNT, "ak_limit_a_" + ACCOUNT, "ak_limit_b_" + ACCOUNT, "ak_body_" + ACCOUNT);
     }
 
     @Test

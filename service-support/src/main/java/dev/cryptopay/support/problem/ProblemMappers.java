@@ -1,8 +1,6 @@
 package dev.cryptopay.support.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.exc.StreamReadException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.security.AuthenticationFailedException;
@@ -12,7 +10,6 @@ import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -36,19 +33,7 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response json(JsonProcessingException e) {
-        String field = null;
-        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-            field = mapping.getPath().stream()
-                    .map(ref -> ref.getFieldName() != null ? ref.getFieldName() : "[" + ref.getIndex() + "]")
-                    .collect(Collectors.joining(".")).replace(".[", "[");
-        }
-        if (field != null) {
-            return respond(Problem.of(400, "validation_failed", "Validation failed",
-                    "The request has invalid fields; see errors.",
-                    List.of(new FieldError(field, "has the wrong type or format")))).build();
-        }
-        return respond(Problem.of(400, "malformed_json", "Malformed JSON",
-                "The request body is not valid JSON.", null)).build();
+        return respond(JsonProblems.of(e)).build();
     }
 
     /** Quarkus ships its own mappers for these subtypes; these keep the suite's problem+json form. */
@@ -90,10 +75,10 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response web(WebApplicationException e) {
         int status = e.getResponse().getStatus();
-        if (status == 400 && e.getCause() instanceof StreamReadException) {
-            // Quarkus wraps a body that is not JSON at all in a 400 WebApplicationException.
-            return respond(Problem.of(400, "malformed_json", "Malformed JSON", "The request body is not valid JSON.",
-                    null)).build();
+        if (status == 400 && e.getCause() instanceof JsonProcessingException parse) {
+            // Quarkus wraps parse errors (not JSON, trailing content, duplicate keys, bad UTF-8, a failing
+            // constructor) in a 400 WebApplicationException.
+            return respond(JsonProblems.of(parse)).build();
         }
         if (status >= 500) {
             LOG.error("request failed", e);
