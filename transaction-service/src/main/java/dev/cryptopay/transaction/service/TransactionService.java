@@ -49,14 +49,19 @@ public class TransactionService {
         this.config = config;
     }
 
-    /** An answer and whether it made something new (201) or repeated a live payment request (200). */
-    public record Outcome(CreationResult result, boolean created) {
-    }
-
     @Transactional
     public CreationResult create(Caller caller, NewTransaction request) {
         CallerScope scope = access.scope(caller);
-        MerchantView merchant = access.forCreation(scope);
+        return open(UUID.randomUUID(), access.forCreation(scope), request, scope.apiKey());
+    }
+
+    /**
+     * Opens a transaction under {@code id} for {@code merchant}, with the merchant's rules (accepted assets, FX
+     * permission, the KYC gate) and its events: what {@code POST /transaction} does once the caller is known. Billing
+     * requests of subscription-service come in here too ({@code apiKey} false: they never carry an fxRate).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public CreationResult open(UUID id, MerchantView merchant, NewTransaction request, boolean apiKey) {
         requireEnabled(merchant);
         MerchantConfiguration config = merchant.config;
 
@@ -64,7 +69,7 @@ public class TransactionService {
         paymentRequests.checkAccepted(v, config, request.asset(), request.network(), "asset", "network");
         v.throwIfInvalid();
         if (request.fxRate() != null) {
-            if (!scope.apiKey()) {
+            if (!apiKey) {
                 throw ApiException.forbidden("fxRate may only be set with an API key (X-Api-Key with X-MID).");
             }
             if (!config.fxRateAllowed()) {
@@ -76,7 +81,7 @@ public class TransactionService {
 
         OffsetDateTime now = Clock.now();
         Transaction tx = new Transaction();
-        tx.id = UUID.randomUUID();
+        tx.id = id;
         tx.accountId = merchant.accountId;
         tx.merchantId = merchant.merchantId;
         tx.externalMID = merchant.externalMID;
@@ -142,11 +147,12 @@ public class TransactionService {
     }
 
     /**
-     * A payment request for the asset and network the customer picked. A request for the same pair that is still
-     * awaiting funds and unexpired is answered again (same address, rate still locked) rather than duplicated.
+     * A new payment request for the asset and network the customer picked: its own address and a fresh quote, as
+     * the interface document says ("each one is a separate address and QR"), even for a pair the transaction
+     * already has; earlier requests stay watched until they expire, and funds reaching them still count.
      */
     @Transactional
-    public Outcome pay(Caller caller, String transactionId, String asset, String network, String wallet) {
+    public CreationResult pay(Caller caller, String transactionId, String asset, String network, String wallet) {
         Transaction tx = visible(access.scope(caller), transactionId, true);
         if (tx.status == TransactionStatus.WAITING_FOR_KYC) {
             throw ApiException.conflict("invalid_state",
@@ -162,16 +168,13 @@ public class TransactionService {
         paymentRequests.checkAccepted(v, merchant.config, asset, network, "asset", "network");
         v.throwIfInvalid();
 
-        PaymentRequest live = PaymentRequests.reusable(PaymentRequest.ofTransaction(tx.id), asset, network);
-        if (live != null) {
-            return new Outcome(TransactionViews.created(tx, live), false);
-        }
         PaymentRequest payment = paymentRequests.open(tx, merchant, asset, network, wallet);
         if (payment.expiration.isAfter(tx.expiration)) {
             tx.expiration = payment.expiration;
         }
         tx.updatedAt = payment.createdAt;
-        return new Outcome(TransactionViews.created(tx, payment), true);
+        events.publish(EventTypes.TRANSACTION_PAYMENT_REQUESTED, tx);
+        return TransactionViews.created(tx, payment);
     }
 
     /**

@@ -1,0 +1,168 @@
+package dev.cryptopay.transaction.messaging;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cryptopay.events.BillingRequest;
+import dev.cryptopay.events.CloudEvent;
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.events.Topics;
+import dev.cryptopay.support.outbox.OutboxEvent;
+import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.service.TestConfigurations;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class BillingRequestConsumerTest {
+
+    @Inject
+    BillingRequestConsumer consumer;
+
+    @Inject
+    MerchantViewConsumer merchants;
+
+    @Inject
+    ObjectMapper mapper;
+
+    @Inject
+    EntityManager em;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
+
+    @Test
+    void opensTheTransactionUnderTheRequestedIdOnceHoweverOftenItArrives() {
+        MerchantConfiguration merchant = merchant();
+        UUID id = UUID.randomUUID();
+        String paymentId = UUID.randomUUID().toString();
+        CloudEvent request = request(new BillingRequest(id.toString(), merchant.accountId(), merchant.merchantId(),
+                new BigDecimal("25"), "USD", "BTC", "bitcoin", paymentId, "Monthly plan", "payer@example.com"));
+
+        consumer.onBillingEvent(request.toJson());
+        consumer.onBillingEvent(request.toJson());
+        // The same transaction asked for again under a new event id creates nothing either.
+        consumer.onBillingEvent(request(new BillingRequest(id.toString(), merchant.accountId(), merchant.merchantId(),
+                new BigDecimal("25"), "USD", "BTC", "bitcoin", paymentId, null, null)).toJson());
+
+        QuarkusTransaction.requiringNew().run(() -> {
+            Transaction tx = Transaction.findById(id);
+            assertNotNull(tx, "the transaction exists under the requested id");
+            assertEquals(0, tx.status);
+            assertEquals(paymentId, tx.referenceNumber);
+            assertEquals("Monthly plan", tx.descriptor);
+            assertEquals(0, new BigDecimal("25.00").compareTo(tx.totalLocal));
+            assertEquals(UUID.fromString(merchant.merchantId()), tx.merchantId);
+            assertEquals(1, PaymentRequest.ofTransaction(id).size());
+        });
+        List<OutboxEvent> events = outbox(id.toString());
+        assertEquals(List.of(EventTypes.TRANSACTION_CREATED), events.stream().map(e -> e.eventType).toList());
+        assertEquals(Topics.TRANSACTIONS, events.get(0).topic);
+    }
+
+    @Test
+    void aRequestThatCanNeverSucceedIsRejectedOnTheBillingTopic() throws Exception {
+        MerchantConfiguration merchant = merchant();
+        UUID unaccepted = UUID.randomUUID();
+        consumer.onBillingEvent(request(new BillingRequest(unaccepted.toString(), merchant.accountId(),
+                merchant.merchantId(), BigDecimal.TEN, "USD", "USDT", "tron", "p-1", null, null)).toJson());
+        UUID otherAccount = UUID.randomUUID();
+        consumer.onBillingEvent(request(new BillingRequest(otherAccount.toString(), UUID.randomUUID().toString(),
+                merchant.merchantId(), BigDecimal.TEN, "USD", "BTC", "bitcoin", "p-2", null, null)).toJson());
+        UUID negative = UUID.randomUUID();
+        consumer.onBillingEvent(request(new BillingRequest(negative.toString(), merchant.accountId(),
+                merchant.merchantId(), new BigDecimal("-1"), "USD", "BTC", "bitcoin", "p-3", null, null)).toJson());
+
+        assertRejected(unaccepted, "validation_failed");
+        assertRejected(otherAccount, "merchant_unknown");
+        assertRejected(negative, "validation_failed");
+    }
+
+    @Test
+    void aDisabledMerchantIsRejected() throws Exception {
+        MerchantConfiguration merchant = merchant(c -> c.status(MerchantConfiguration.DISABLED));
+        UUID id = UUID.randomUUID();
+        consumer.onBillingEvent(request(new BillingRequest(id.toString(), merchant.accountId(), merchant.merchantId(),
+                BigDecimal.TEN, "USD", "BTC", "bitcoin", "p-4", null, null)).toJson());
+        assertRejected(id, "merchant_not_enabled");
+    }
+
+    @Test
+    void aBillingRequestOnKafkaBecomesATransaction() throws Exception {
+        MerchantConfiguration merchant = merchant();
+        UUID id = UUID.randomUUID();
+        CloudEvent request = request(new BillingRequest(id.toString(), merchant.accountId(), merchant.merchantId(),
+                new BigDecimal("9.99"), "USD", "ETH", "base", "p-kafka", null, null));
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            producer.send(new ProducerRecord<>(Topics.BILLING, id.toString(), request.toJson())).get();
+        }
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        Transaction tx = null;
+        while (tx == null && Instant.now().isBefore(deadline)) {
+            tx = QuarkusTransaction.requiringNew().call(() -> Transaction.<Transaction>findById(id));
+            if (tx == null) {
+                Thread.sleep(100);
+            }
+        }
+        assertNotNull(tx, "the consumer opened the transaction from the billing topic");
+        assertEquals("p-kafka", tx.referenceNumber);
+    }
+
+    private void assertRejected(UUID transactionId, String code) {
+        List<OutboxEvent> events = outbox(transactionId.toString());
+        assertEquals(1, events.size(), "one rejection for " + transactionId);
+        OutboxEvent rejection = events.get(0);
+        assertEquals(Topics.BILLING, rejection.topic);
+        assertEquals(EventTypes.BILLING_TRANSACTION_REJECTED, rejection.eventType);
+        JsonNode data = CloudEvent.parse(rejection.payload).data();
+        assertEquals(transactionId.toString(), data.get("transactionId").asText());
+        assertEquals(code, data.get("code").asText());
+        assertTrue(QuarkusTransaction.requiringNew().call(() -> Transaction.findById(transactionId) == null),
+                "nothing was created");
+    }
+
+    private MerchantConfiguration merchant() {
+        return merchant(c -> c);
+    }
+
+    private MerchantConfiguration merchant(java.util.function.UnaryOperator<TestConfigurations.Builder> changes) {
+        MerchantConfiguration config = TestConfigurations.merchant(c -> changes.apply(c.allowedCrypto("BTC", "ETH")));
+        CloudEvent event = CloudEvent.of("/merchant-service", EventTypes.MERCHANT_UPDATED, config.merchantId(),
+                mapper.valueToTree(config));
+        QuarkusTransaction.requiringNew().run(() -> merchants.apply(event.toJson()));
+        return config;
+    }
+
+    private CloudEvent request(BillingRequest request) {
+        return CloudEvent.of("/subscription-service", EventTypes.BILLING_TRANSACTION_REQUESTED,
+                request.transactionId(), mapper.valueToTree(request));
+    }
+
+    private List<OutboxEvent> outbox(String key) {
+        return QuarkusTransaction.requiringNew().call(() -> em
+                .createQuery("from OutboxEvent e where e.messageKey = ?1 order by e.seq", OutboxEvent.class)
+                .setParameter(1, key).getResultList());
+    }
+}
