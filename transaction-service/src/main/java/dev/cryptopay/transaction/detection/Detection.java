@@ -6,6 +6,7 @@ import dev.cryptopay.transaction.chain.ChainAdapter.BlockRef;
 import dev.cryptopay.transaction.chain.ChainAdapter.ChainTransfer;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.ChainCursor;
+import dev.cryptopay.transaction.domain.MerchantFees;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
@@ -250,6 +251,8 @@ public class Detection {
                 events.publish(EventTypes.TRANSACTION_PAYMENT_DETECTED, tx);
             }
             if (outcome.succeeded()) {
+                MerchantView merchant = MerchantView.findById(tx.merchantId);
+                tx.merchantFees = merchant == null ? null : MerchantFees.of(merchant.config);
                 events.publish(EventTypes.TRANSACTION_SUCCESS, tx);
             }
         }

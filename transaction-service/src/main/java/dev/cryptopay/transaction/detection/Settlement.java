@@ -6,6 +6,7 @@ import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionStatus;
 import dev.cryptopay.transaction.quote.Money;
 import java.math.BigDecimal;
+import java.time.OffsetDateTime;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +73,8 @@ public final class Settlement {
         }
         if (tx.status == TransactionStatus.PENDING && confirmedOnTimeUSD.compareTo(due) >= 0) {
             tx.status = TransactionStatus.SUCCESS;
+            tx.succeededAt = lastConfirmation(byRequest.values().stream().flatMap(List::stream)
+                    .filter(t -> !t.late).toList());
             return new Outcome(true);
         }
         return new Outcome(false);
@@ -113,6 +116,15 @@ public final class Settlement {
             request.status = sum(onTime, true, true).compareTo(request.expectedCrypto) >= 0
                     ? TransactionStatus.PR_CONFIRMED : TransactionStatus.PR_UNDERPAID;
         }
+        boolean completed = request.status == TransactionStatus.PR_CONFIRMED
+                || request.status == TransactionStatus.PR_UNDERPAID;
+        request.completedAt = completed ? lastConfirmation(onTime) : null;
+    }
+
+    /** The latest confirmation among confirmed transfers (null when none is confirmed). */
+    private static OffsetDateTime lastConfirmation(List<PaymentTransfer> transfers) {
+        return transfers.stream().filter(t -> t.status == PaymentTransfer.CONFIRMED && t.confirmedAt != null)
+                .map(t -> t.confirmedAt).max(Comparator.naturalOrder()).orElse(null);
     }
 
     private static BigDecimal sum(List<PaymentTransfer> transfers, boolean onTimeOnly, boolean confirmedOnly) {

@@ -82,6 +82,18 @@ public class PaymentRequest extends PanacheEntityBase {
     /** The customer's wallet address, when the payment call named one. */
     public String wallet;
 
+    /** The customer's wallet app, when known (reporting's walletName). */
+    @Column(name = "wallet_name")
+    public String walletName;
+
+    /** Payer screening's verdict; null until screened. */
+    @Column(name = "fraud_pass")
+    public Boolean fraudPass;
+
+    /** When the request reached confirmed or underpaid: its on-time transfers' last confirmation. */
+    @Column(name = "completed_at")
+    public OffsetDateTime completedAt;
+
     @Column(nullable = false)
     public OffsetDateTime expiration;
 

@@ -108,6 +108,19 @@ public class Transaction extends PanacheEntityBase {
     @Column(nullable = false)
     public OffsetDateTime expiration;
 
+    /** Grows by one with every event of this transaction (decisions §7). */
+    @Column(nullable = false)
+    public long version;
+
+    /** When confirmed funds first covered the amount due; the refund window counts from here. */
+    @Column(name = "succeeded_at")
+    public OffsetDateTime succeededAt;
+
+    /** The merchant's discount rate and fee schedule in force when the transaction succeeded (decisions §8). */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "merchant_fees", columnDefinition = "jsonb")
+    public MerchantFees merchantFees;
+
     public static Optional<Transaction> findForAccount(UUID accountId, UUID id) {
         return find("accountId = ?1 and id = ?2", accountId, id).firstResultOptional();
     }

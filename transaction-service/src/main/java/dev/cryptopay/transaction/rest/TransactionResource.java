@@ -99,10 +99,9 @@ public class TransactionResource {
                 .network("network", request.network())
                 .text("wallet", request.wallet(), Validation.MAX_STRING)
                 .throwIfInvalid();
-        TransactionService.Outcome outcome = transactions.pay(caller, transactionId, request.asset(),
-                request.network(), TransactionRequests.blankToNull(request.wallet()));
-        return Response.status(outcome.created() ? Response.Status.CREATED : Response.Status.OK)
-                .entity(outcome.result()).build();
+        CreationResult result = transactions.pay(caller, transactionId, request.asset(), request.network(),
+                TransactionRequests.blankToNull(request.wallet()));
+        return Response.status(Response.Status.CREATED).entity(result).build();
     }
 
     /**

@@ -141,16 +141,6 @@ public class PaymentRequests {
         return request;
     }
 
-    /** The live request for the same asset and network, if one is still awaiting funds and unexpired. */
-    public static PaymentRequest reusable(List<PaymentRequest> requests, String asset, String network) {
-        OffsetDateTime now = Clock.now();
-        return requests.stream()
-                .filter(p -> p.status == TransactionStatus.PR_AWAITING && p.cryptoAsset.equals(asset)
-                        && p.cryptoNetwork.equals(network) && p.expiration.isAfter(now))
-                .reduce((first, second) -> second)
-                .orElse(null);
-    }
-
     /** The partner's customer fee of the merchant's effective fee schedule (fees.partner.customer), if any. */
     public static FeeLine customerFee(MerchantConfiguration config) {
         return config.fees() == null || config.fees().partner() == null ? null : config.fees().partner().customer();

@@ -10,7 +10,7 @@ import jakarta.transaction.Transactional;
 
 /**
  * Transaction events on {@code payments.transactions.v1} through the outbox, keyed by transactionID; each
- * carries the full Transaction exactly as GET /transaction/{id} answers it after the change.
+ * carries the full Transaction as GET /transaction/{id} answers an API key after the change, with its version.
  */
 @ApplicationScoped
 public class TransactionEvents {
@@ -23,9 +23,14 @@ public class TransactionEvents {
         this.em = em;
     }
 
+    /**
+     * Appends {@code type} with the transaction as it now stands; the transaction's {@code version} grows by one
+     * first, so consumers see 1, 2, … without gaps. The event carries {@code kycDetails} null (decisions §7).
+     */
     @Transactional(Transactional.TxType.MANDATORY)
     public void publish(String type, Transaction tx) {
+        tx.version++;
         em.flush();
-        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), TransactionViews.load(tx));
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), TransactionViews.load(tx).withoutKycDetails());
     }
 }

@@ -6,6 +6,7 @@ import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.view.TransactionView;
 import dev.cryptopay.transaction.view.TransactionViews;
@@ -74,10 +75,12 @@ public class TransactionListing {
         Map<UUID, List<PaymentTransfer>> transfers = PaymentTransfer
                 .ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
                 .collect(Collectors.groupingBy(t -> t.transactionId, Collectors.toList()));
+        Map<UUID, List<Refund>> refunds = Refund.ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
+                .collect(Collectors.groupingBy(r -> r.transactionId, Collectors.toList()));
         List<TransactionView> views = new ArrayList<>();
         for (Transaction tx : page) {
             views.add(TransactionViews.of(tx, payments.getOrDefault(tx.id, List.of()),
-                    transfers.getOrDefault(tx.id, List.of())));
+                    transfers.getOrDefault(tx.id, List.of()), refunds.getOrDefault(tx.id, List.of())));
         }
         return new Listing(views, query.page().metadata(total, views.size()));
     }

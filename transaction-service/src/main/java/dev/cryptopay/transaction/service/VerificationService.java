@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.service;
 
+import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.validation.Validation;
@@ -33,12 +34,14 @@ public class VerificationService {
     private final TransactionService transactions;
     private final MerchantAccess access;
     private final PaymentRequests paymentRequests;
+    private final TransactionEvents events;
 
     public VerificationService(TransactionService transactions, MerchantAccess access,
-            PaymentRequests paymentRequests) {
+            PaymentRequests paymentRequests, TransactionEvents events) {
         this.transactions = transactions;
         this.access = access;
         this.paymentRequests = paymentRequests;
+        this.events = events;
     }
 
     @Transactional
@@ -102,6 +105,7 @@ public class VerificationService {
         tx.updatedAt = now;
         PaymentRequest payment = paymentRequests.open(tx, merchant, asset, network, null);
         tx.expiration = payment.expiration;
+        events.publish(EventTypes.TRANSACTION_VERIFIED, tx);
         return TransactionViews.created(tx, payment);
     }
 

@@ -1,11 +1,15 @@
 package dev.cryptopay.transaction.view;
 
+import dev.cryptopay.transaction.domain.MerchantFees;
 import java.math.BigDecimal;
 import java.util.List;
 
 /**
  * The full Transaction of the interface document, as GET /transaction/{id} answers it and as every event on
- * {@code payments.transactions.v1} carries it. Absent values are {@code null}, absent lists {@code []}.
+ * {@code payments.transactions.v1} carries it (there with {@code kycDetails} null). Absent values are {@code null},
+ * absent lists {@code []}. Additions to the document's fields: {@code version} (1, 2, … one per event of the
+ * transaction; the number of events published so far) and {@code merchantFees} (from success on: the merchant's
+ * discount rate and fee schedule in force then).
  */
 public record TransactionView(
         String transactionID,
@@ -26,7 +30,19 @@ public record TransactionView(
         String cancellationReason,
         String createdAt,
         String updatedAt,
-        String expiration) {
+        String expiration,
+        long version,
+        MerchantFees merchantFees) {
+
+    /** The same transaction with {@code kycDetails} null: what events and webhooks carry (decisions §7). */
+    public TransactionView withoutKycDetails() {
+        Compliance c = compliance;
+        return new TransactionView(transactionID, accountID, merchantID, externalMID, descriptor, referenceNumber,
+                quoteID, status, paymentStatus, amounts, new Compliance(c.kycTriggered(), c.travelRuleTriggered(),
+                        null, c.resolutionLogs(), c.strFilingReference()),
+                payments, refunds, remainingLocal, remainingUSD, cancellationReason, createdAt, updatedAt,
+                expiration, version, merchantFees);
+    }
 
     public record Amounts(String currency, BigDecimal totalLocal, BigDecimal totalUSD, BigDecimal receivedUSD,
             BigDecimal customerFeeUSD, BigDecimal fxRateToUSD) {
@@ -47,14 +63,18 @@ public record TransactionView(
 
     /**
      * A payment request. Additions to the document's fields: {@code cryptoFXRate} (USD per unit, locked until
-     * {@code expiration}), {@code requiredConfirmations}, {@code fromAddress} (the first transfer's sender) and
-     * {@code transfers}, every transfer seen to the address.
+     * {@code expiration}), {@code requiredConfirmations}, {@code fromAddress} (the first transfer's sender),
+     * {@code transfers} (every transfer seen to the address), and what reporting reads (decisions §8):
+     * {@code createdAt}, {@code completedAt} (reached confirmed or underpaid), {@code gasFeeUnits} (the asset
+     * {@code gasFee} is counted in: the network's native asset), {@code walletName}, {@code cryptoRatePerUSD}
+     * (units of the asset per USD at the locked rate) and {@code fraudPass} (null until screened).
      */
     public record PaymentView(String paymentRequestID, String cryptoAsset, String cryptoNetwork, String address,
             BigDecimal expectedCrypto, BigDecimal receivedCrypto, BigDecimal expectedUSD, BigDecimal receivedUSD,
             String txnHash, int confirmationCount, BigDecimal gasFee, int status, String qrData, String expiration,
             BigDecimal cryptoFXRate, Integer requiredConfirmations, String fromAddress,
-            List<TransferView> transfers) {
+            List<TransferView> transfers, String createdAt, String completedAt, String gasFeeUnits,
+            String walletName, BigDecimal cryptoRatePerUSD, Boolean fraudPass) {
     }
 
     /**
@@ -66,9 +86,14 @@ public record TransactionView(
             int confirmations, String status, boolean late, String detectedAt, String confirmedAt) {
     }
 
-    /** Refund legs arrive with the refunds issue; until then the list is always empty. */
+    /**
+     * A refund leg (docs/transactions.md "Refunds"): the document's fields, plus {@code paymentRequestID} (the
+     * payment it pays back), {@code txnHash} (once broadcast), {@code confirmations}, {@code createdAt},
+     * {@code completedAt} and {@code failureReason}.
+     */
     public record RefundView(String refundID, String cryptoAsset, String cryptoNetwork, BigDecimal cryptoAmount,
             BigDecimal fiatAmount, String fiatCurrency, BigDecimal gasFee, String gasFeePayer, String receiverAddress,
-            int status, String reason) {
+            int status, String reason, String paymentRequestID, String txnHash, int confirmations, String createdAt,
+            String completedAt, String failureReason) {
     }
 }

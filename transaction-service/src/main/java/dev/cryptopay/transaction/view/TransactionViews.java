@@ -1,13 +1,16 @@
 package dev.cryptopay.transaction.view;
 
+import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.transaction.domain.KycDetails;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionStatus;
 import dev.cryptopay.transaction.kyc.KycPolicy;
 import dev.cryptopay.transaction.quote.Money;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 import java.time.OffsetDateTime;
 import java.util.Currency;
@@ -24,10 +27,12 @@ public final class TransactionViews {
 
     /** The view with the transaction's requests and transfers read from the database. */
     public static TransactionView load(Transaction tx) {
-        return of(tx, PaymentRequest.ofTransaction(tx.id), PaymentTransfer.ofTransaction(tx.id));
+        return of(tx, PaymentRequest.ofTransaction(tx.id), PaymentTransfer.ofTransaction(tx.id),
+                Refund.ofTransaction(tx.id));
     }
 
-    public static TransactionView of(Transaction tx, List<PaymentRequest> payments, List<PaymentTransfer> transfers) {
+    public static TransactionView of(Transaction tx, List<PaymentRequest> payments, List<PaymentTransfer> transfers,
+            List<Refund> refunds) {
         Map<UUID, List<PaymentTransfer>> byRequest = transfers.stream()
                 .collect(Collectors.groupingBy(t -> t.paymentRequestId));
         Remaining remaining = remaining(tx);
@@ -46,20 +51,43 @@ public final class TransactionViews {
                 new TransactionView.Compliance(tx.kycTriggered, tx.travelRuleTriggered, kyc(tx.kycDetails), List.of(),
                         null),
                 payments.stream().map(p -> payment(p, byRequest.getOrDefault(p.id, List.of()))).toList(),
-                List.of(),
+                refunds.stream().map(TransactionViews::refund).toList(),
                 remaining.local(),
                 remaining.usd(),
                 tx.cancellationReason,
                 time(tx.createdAt),
                 time(tx.updatedAt),
-                time(tx.expiration));
+                time(tx.expiration),
+                tx.version,
+                tx.merchantFees);
+    }
+
+    public static TransactionView.RefundView refund(Refund r) {
+        return new TransactionView.RefundView(r.id.toString(), r.cryptoAsset, r.cryptoNetwork, r.cryptoAmount,
+                r.fiatAmount, r.fiatCurrency, r.gasFee, r.gasFeePayer, r.receiverAddress, r.status, r.reason,
+                r.paymentRequestId.toString(), r.txnHash, r.confirmations, time(r.createdAt), time(r.completedAt),
+                r.failureReason);
     }
 
     public static TransactionView.PaymentView payment(PaymentRequest p, List<PaymentTransfer> transfers) {
         return new TransactionView.PaymentView(p.id.toString(), p.cryptoAsset, p.cryptoNetwork, p.address,
                 p.expectedCrypto, p.receivedCrypto, p.expectedUSD, p.receivedUSD, p.txnHash, p.confirmationCount,
                 p.gasFee, p.status, p.qrData, time(p.expiration), p.cryptoFXRate, p.requiredConfirmations,
-                p.fromAddress, transfers.stream().map(TransactionViews::transfer).toList());
+                p.fromAddress, transfers.stream().map(TransactionViews::transfer).toList(), time(p.createdAt),
+                time(p.completedAt), gasFeeUnits(p.cryptoNetwork), p.walletName, ratePerUSD(p.cryptoFXRate),
+                p.fraudPass);
+    }
+
+    /** The asset a network's gas is paid in. */
+    private static String gasFeeUnits(String network) {
+        return Catalogue.get().network(network).map(Catalogue.Network::nativeAsset).orElse(null);
+    }
+
+    /** Units of the asset one USD buys at {@code usdPerUnit}, to 18 significant digits (rounded half-even). */
+    static BigDecimal ratePerUSD(BigDecimal usdPerUnit) {
+        return usdPerUnit == null || usdPerUnit.signum() == 0 ? null
+                : BigDecimal.ONE.divide(usdPerUnit, new MathContext(18, RoundingMode.HALF_EVEN))
+                        .stripTrailingZeros();
     }
 
     private static TransactionView.TransferView transfer(PaymentTransfer t) {

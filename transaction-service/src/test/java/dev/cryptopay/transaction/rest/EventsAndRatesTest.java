@@ -61,6 +61,9 @@ class EventsAndRatesTest {
                 .then().statusCode(200);
         assertEquals(List.of("transaction.created", "transaction.kyc_required", "transaction.cancelled"),
                 events(waiting).stream().map(r -> r.eventType).toList());
+        // one version per event, without gaps, so a consumer tells a gap from a duplicate
+        assertEquals(List.of(1, 2, 3), events(waiting).stream()
+                .map(r -> CloudEvent.parse(r.payload).data().get("version").asInt()).toList());
         String forfeited = create(apiKey(m), body("42", "USD", "USDC", "ethereum")).get("transactionId").asText();
         apiKey(m).contentType(ContentType.JSON).body("{\"forfeit\":true}").when().patch("/transaction/" + forfeited + "/cancel")
                 .then().statusCode(200);

@@ -12,9 +12,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.support.outbox.OutboxEvent;
 import dev.cryptopay.transaction.domain.KycCustomer;
 import dev.cryptopay.transaction.domain.KycDocument;
+import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -170,6 +173,18 @@ class KycVerificationTest {
             assertEquals("1 Analytical Row", customer.details.customer().street());
             assertEquals(UUID.fromString(id), customer.lastTransactionId);
         });
+        // -3 → 0 publishes transaction.verified, without the personal data (decisions §7)
+        List<OutboxEvent> events = QuarkusTransaction.requiringNew().call(() -> Panache.getEntityManager()
+                .createQuery("from OutboxEvent e where e.messageKey = ?1 order by e.seq", OutboxEvent.class)
+                .setParameter(1, id).getResultList());
+        assertEquals(List.of("transaction.created", "transaction.kyc_required", "transaction.verified"),
+                events.stream().map(e -> e.eventType).toList());
+        JsonNode verified = CloudEvent.parse(events.get(2).payload).data();
+        assertEquals(0, verified.get("status").asInt());
+        assertEquals(3, verified.get("version").asInt());
+        assertTrue(verified.get("compliance").get("kycDetails").isNull(), "no personal data in events");
+        assertEquals(1, verified.get("payments").size());
+
         // a second verification of the same transaction is a state conflict
         complete(publishable(m)).multiPart("documentFiles", "front.png", PNG, "image/png")
                 .when().post("/transaction/" + id + "/verification")

@@ -57,12 +57,15 @@ class PaymentAndQrTest {
         assertTrue(eth.get("qrData").asText().matches("ethereum:0x[0-9a-fA-F]{40}@11155111\\?value=20000000000000000"),
                 eth.get("qrData").asText());
 
-        // asking again for the same pair while it is live answers the same request, rate still locked
+        // asking again for the same pair makes a new request: its own address and a fresh quote (interface
+        // document: "each one is a separate address and QR"); the first stays listed and watched
         Fixtures.rate("ETH", "2000", null);
         JsonNode again = Fixtures.tree(publishable(m).contentType(ContentType.JSON)
                 .body("{\"asset\":\"ETH\",\"network\":\"ethereum\"}")
-                .when().post("/transaction/" + id + "/payment").then().statusCode(200).extract().asString());
-        assertEquals(eth, again);
+                .when().post("/transaction/" + id + "/payment").then().statusCode(201).extract().asString());
+        assertNotEquals(eth.get("paymentRequestId").asText(), again.get("paymentRequestId").asText());
+        assertNotEquals(eth.get("address").asText(), again.get("address").asText());
+        assertEquals("0.025000000000000000", again.get("assetAmount").asText());
         // another network is a new request, quoted afresh
         JsonNode base = Fixtures.tree(publishable(m).contentType(ContentType.JSON)
                 .body("{\"asset\":\"ETH\",\"network\":\"base\"}")
@@ -71,10 +74,10 @@ class PaymentAndQrTest {
         Fixtures.rate("ETH", "3200", null);
 
         JsonNode tx = get(publishable(m), id);
-        assertEquals(3, tx.get("payments").size());
+        assertEquals(4, tx.get("payments").size());
         Set<String> addresses = new HashSet<>();
         tx.get("payments").forEach(p -> addresses.add(p.get("address").asText()));
-        assertEquals(3, addresses.size());
+        assertEquals(4, addresses.size());
 
         publishable(m).contentType(ContentType.JSON).body("{\"asset\":\"BTC\",\"network\":\"tron\"}")
                 .when().post("/transaction/" + id + "/payment").then().statusCode(400)
@@ -138,7 +141,9 @@ class PaymentAndQrTest {
 
     static String decode(byte[] png) throws Exception {
         BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
-        return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new BufferedImageLuminanceSource(image))))
-                .getText();
+        // PURE_BARCODE: the PNG is exactly the code (no photo), so the reader needs no finder-pattern search, which
+        // now and then mislocated a pattern in a clean image and made this test flaky.
+        return new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(new BufferedImageLuminanceSource(image))),
+                java.util.Map.of(com.google.zxing.DecodeHintType.PURE_BARCODE, Boolean.TRUE)).getText();
     }
 }

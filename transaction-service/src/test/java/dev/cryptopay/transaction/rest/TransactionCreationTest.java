@@ -79,8 +79,10 @@ class TransactionCreationTest {
                 Map.entry("refunds", JsonNodeType.ARRAY), Map.entry("remainingLocal", JsonNodeType.NUMBER),
                 Map.entry("remainingUSD", JsonNodeType.NUMBER), Map.entry("cancellationReason", JsonNodeType.NULL),
                 Map.entry("createdAt", JsonNodeType.STRING), Map.entry("updatedAt", JsonNodeType.STRING),
-                Map.entry("expiration", JsonNodeType.STRING)));
-        assertEquals(19, tx.size());
+                Map.entry("expiration", JsonNodeType.STRING), Map.entry("version", JsonNodeType.NUMBER),
+                Map.entry("merchantFees", JsonNodeType.NULL)));
+        assertEquals(21, tx.size());
+        assertEquals(1, tx.get("version").asInt(), "one event (transaction.created) so far");
         assertEquals(created.get("transactionId").asText(), tx.get("transactionID").asText());
         assertEquals(m.accountId(), tx.get("accountID").asText());
         assertEquals(m.merchantId(), tx.get("merchantID").asText());
