@@ -35,27 +35,25 @@ public final class EffectiveConfiguration {
 
     public static MerchantConfiguration resolve(Account account, Merchant merchant, Map<String, String> defaultXpubs) {
         AccountSettings a = account.settings == null ? AccountSettings.empty() : account.settings;
+        // The account's values where it has them, else the platform defaults (PlatformDefaults).
+        AccountSettings applied = PlatformDefaults.effective(account, defaultXpubs);
         MerchantSettings m = merchant.settings;
         Inherit inherit = m == null || m.inherit() == null ? noInherit() : m.inherit();
         CanSet canSet = m == null || m.canSet() == null ? canSetAll() : m.canSet();
 
         List<String> allowedCrypto = allowedCrypto(m == null ? null : m.allowedCrypto(), a.allowedCrypto());
-        Map<String, Map<String, AssetNetworkConfig>> networkConfigs = networkConfigs(allowedCrypto,
+        Map<String, Map<String, AssetNetworkConfig>> networkConfigs = PlatformDefaults.networkConfigs(allowedCrypto,
                 pick(inherit.inheritCryptoNetworkConfigs(), canSet.canSetCryptoNetworkConfigs(),
                         m == null ? null : m.cryptoNetworkConfigs(), a.cryptoNetworkConfigs()));
 
-        Map<String, String> xpubs = new TreeMap<>(defaultXpubs);
-        if (a.addressProvider() != null) {
-            xpubs.putAll(a.addressProvider());
-        }
+        Map<String, String> xpubs = applied.addressProvider() == null ? Map.of()
+                : new TreeMap<>(applied.addressProvider());
         Map<String, Boolean> autoRefund = new LinkedHashMap<>();
-        if (a.autoRefundConfig() != null) {
-            autoRefund.put("aml", Boolean.TRUE.equals(a.autoRefundConfig().aml()));
-            autoRefund.put("fraud", Boolean.TRUE.equals(a.autoRefundConfig().fraud()));
-            autoRefund.put("sanction", Boolean.TRUE.equals(a.autoRefundConfig().sanction()));
-            autoRefund.put("overpayment", Boolean.TRUE.equals(a.autoRefundConfig().overpayment()));
-            autoRefund.put("vendorStatus", Boolean.TRUE.equals(a.autoRefundConfig().vendorStatus()));
-        }
+        autoRefund.put("aml", applied.autoRefundConfig().aml());
+        autoRefund.put("fraud", applied.autoRefundConfig().fraud());
+        autoRefund.put("sanction", applied.autoRefundConfig().sanction());
+        autoRefund.put("overpayment", applied.autoRefundConfig().overpayment());
+        autoRefund.put("vendorStatus", applied.autoRefundConfig().vendorStatus());
 
         return new MerchantConfiguration(
                 merchant.id.toString(),
@@ -73,7 +71,7 @@ public final class EffectiveConfiguration {
                         m == null ? null : m.allowedWallets(), a.allowedWallets())),
                 networkConfigs,
                 pick(inherit.inheritHighThreshold(), canSet.canSetHighThreshold(),
-                        m == null ? null : m.highThreshold(), a.highThreshold()),
+                        m == null ? null : m.highThreshold(), applied.highThreshold()),
                 Boolean.TRUE.equals(pick(inherit.inheritKYCEnabled(), canSet.canSetKYCEnabled(),
                         m == null ? null : m.kycEnabled(), null)),
                 pick(inherit.inheritKYCThreshold(), canSet.canSetKYCThreshold(),
@@ -87,17 +85,21 @@ public final class EffectiveConfiguration {
                         canSet.canSetTravelRulesRegionalThreshold(),
                         m == null ? null : m.travelRulesRegionalThresholdCustodial(), null)),
                 pick(inherit.inheritRefundWindowHours(), canSet.canSetRefundWindowHours(),
-                        m == null ? null : m.refundWindowHours(), a.refundWindowHours()),
+                        m == null ? null : m.refundWindowHours(), applied.refundWindowHours()),
                 m != null && Boolean.TRUE.equals(m.cancelTransactionEnabled()),
                 fees(inherit, m == null ? null : m.feeConfig(), a.fees()),
                 merchant.discountRate,
                 xpubs,
                 autoRefund,
-                a.defaultRecommendedNetwork(),
-                a.settlementFrequency(),
-                a.settlementAnchor(),
+                a.defaultRecommendedNetwork() != null ? a.defaultRecommendedNetwork()
+                        : PlatformDefaults.recommendedNetwork(allowedCrypto),
+                applied.settlementFrequency(),
+                applied.settlementAnchor(),
                 account.version + merchant.version,
-                (merchant.updatedAt.isAfter(account.updatedAt) ? merchant.updatedAt : account.updatedAt).toString());
+                (merchant.updatedAt.isAfter(account.updatedAt) ? merchant.updatedAt : account.updatedAt).toString(),
+                account.email,
+                a.subscriptionsEmailCustomerOnPaymentFailed(),
+                a.subscriptionsEmailMerchantOnPaymentAttemptsExceeded());
     }
 
     /** The checkout branding the merchant shows (same inheritance rule); null when nobody configured one. */
@@ -128,26 +130,6 @@ public final class EffectiveConfiguration {
             return List.copyOf(base);
         }
         return merchant.stream().filter(base::contains).distinct().toList();
-    }
-
-    /** Every accepted asset on each of its networks, configured values first, platform defaults otherwise. */
-    private static Map<String, Map<String, AssetNetworkConfig>> networkConfigs(List<String> allowedCrypto,
-            Map<String, Map<String, AssetNetworkConfig>> configured) {
-        Map<String, Map<String, AssetNetworkConfig>> result = new TreeMap<>();
-        Catalogue catalogue = Catalogue.get();
-        for (String code : allowedCrypto) {
-            Catalogue.Asset asset = catalogue.asset(code).orElseThrow();
-            for (String networkName : asset.networks()) {
-                Catalogue.Network network = catalogue.network(networkName).orElseThrow();
-                AssetNetworkConfig own = configured == null || configured.get(networkName) == null ? null
-                        : configured.get(networkName).get(code);
-                AssetNetworkConfig effective = own != null ? own
-                        : new AssetNetworkConfig(network.defaultMinConfirmsLow(), network.defaultMinConfirmsHigh(),
-                                network.defaultQrExpirationSeconds());
-                result.computeIfAbsent(networkName, n -> new TreeMap<>()).put(code, effective);
-            }
-        }
-        return result;
     }
 
     private static FeeSchedule fees(Inherit inherit, FeeSchedule merchant, FeeSchedule account) {

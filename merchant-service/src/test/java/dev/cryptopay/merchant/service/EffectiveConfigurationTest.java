@@ -102,6 +102,22 @@ class EffectiveConfigurationTest {
         assertEquals(2, c.version());
     }
 
+    @Test
+    void carriesTheAccountsEmailAndItsSubscriptionEmailSwitches() {
+        Account account = account(null, null);
+        account.email = "billing@shop.example";
+        MerchantConfiguration unset = resolve(account, merchant(null, null, null, null));
+        assertEquals("billing@shop.example", unset.accountEmail());
+        assertNull(unset.subscriptionsEmailCustomerOnPaymentFailed());
+        assertNull(unset.subscriptionsEmailMerchantOnPaymentAttemptsExceeded());
+
+        account.settings = new AccountSettings(null, null, null, null, null, null, null, null, null, Map.of(),
+                Map.of(), null, null, null, null, null, null, true, false);
+        MerchantConfiguration set = resolve(account, merchant(null, null, null, null));
+        assertTrue(set.subscriptionsEmailCustomerOnPaymentFailed());
+        assertFalse(set.subscriptionsEmailMerchantOnPaymentAttemptsExceeded());
+    }
+
     private static MerchantConfiguration resolve(Account account, Merchant merchant) {
         return EffectiveConfiguration.resolve(account, merchant, DEFAULT_XPUBS);
     }
