@@ -34,7 +34,7 @@ public class AccountConfigResource {
     @GET
     @RolesAllowed({ IdentityClaims.ROLE_ADMIN, IdentityClaims.ROLE_READ_ONLY })
     public ObjectNode get(@PathParam("accountUUID") String accountUUID) {
-        return AccountConfigFields.view(accounts.get(account(accountUUID)), mapper);
+        return AccountConfigFields.view(accounts.effective(account(accountUUID)), mapper);
     }
 
     @PUT

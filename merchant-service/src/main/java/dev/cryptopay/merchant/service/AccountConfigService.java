@@ -24,6 +24,7 @@ public class AccountConfigService {
         this.events = events;
     }
 
+    /** The settings as stored (unset fields null). */
     @Transactional
     public AccountSettings get(UUID accountId) {
         Account account = Account.<Account>findByIdOptional(accountId)
@@ -31,7 +32,17 @@ public class AccountConfigService {
         return account.settings == null ? AccountSettings.empty() : account.settings;
     }
 
-    /** Applies {@code change} to the account's settings under a row lock. */
+    /** The settings as they apply: stored values, and the platform default where none is stored. */
+    @Transactional
+    public AccountSettings effective(UUID accountId) {
+        return events.effectiveAccount(Account.<Account>findByIdOptional(accountId)
+                .orElseThrow(() -> ApiException.notFound("Account")));
+    }
+
+    /**
+     * Applies {@code change} to the account's stored settings under a row lock; answers the settings as they now
+     * apply (with platform defaults, like {@link #effective}).
+     */
     @Transactional
     public AccountSettings update(UUID accountId, UnaryOperator<AccountSettings> change) {
         Account account = Account.<Account>findByIdOptional(accountId, LockModeType.PESSIMISTIC_WRITE)
@@ -40,7 +51,7 @@ public class AccountConfigService {
         account.version++;
         account.updatedAt = OffsetDateTime.now();
         events.accountChanged(account);
-        return account.settings;
+        return events.effectiveAccount(account);
     }
 
     /** Operator: enable (1), put under review (0) or disable (-1) a merchant, and allow it to set fxRate. */

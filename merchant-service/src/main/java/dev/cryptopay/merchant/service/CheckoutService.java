@@ -40,7 +40,8 @@ public class CheckoutService {
         UUID accountId = caller.accountId().orElseThrow(() -> ApiException.unauthorized("A publishable key is required."));
         Account account = Account.<Account>findByIdOptional(accountId)
                 .orElseThrow(() -> ApiException.unauthorized("The key's account no longer exists."));
-        AccountSettings settings = account.settings == null ? AccountSettings.empty() : account.settings;
+        // The account's settings as they apply: platform defaults where it sets nothing (docs/merchants.md).
+        AccountSettings settings = events.effectiveAccount(account);
         Optional<Merchant> merchant = merchantOf(caller, accountId);
         List<String> allowed;
         boolean cancelEnabled;
@@ -49,15 +50,13 @@ public class CheckoutService {
             allowed = effective.allowedCrypto();
             cancelEnabled = effective.cancelTransactionEnabled();
         } else {
-            allowed = settings.allowedCrypto() == null || settings.allowedCrypto().isEmpty()
-                    ? Catalogue.get().assets().stream().map(Catalogue.Asset::code).toList()
-                    : settings.allowedCrypto();
+            allowed = settings.allowedCrypto();
             cancelEnabled = false;
         }
         List<Catalogue.Asset> assets = Catalogue.get().assets().stream().filter(a -> allowed.contains(a.code()))
                 .toList();
         return new CheckoutView(assets, cancelEnabled,
-                EffectiveConfiguration.checkoutConfig(account, merchant.orElse(null)),
+                PlatformDefaults.checkout(EffectiveConfiguration.checkoutConfig(account, merchant.orElse(null))),
                 settings.settlementFrequency(), settings.settlementAnchor(), settings.support());
     }
 

@@ -21,8 +21,9 @@ import java.util.TreeMap;
  * The one place where a merchant's effective configuration is worked out (decisions §11): a setting comes
  * from the account when the merchant's {@code inherit} flag for it is true or its {@code canSet} flag is false;
  * otherwise the merchant's own value holds, and where the merchant has none the account's does. Absent flags
- * mean inherit = false and canSet = true. What neither configures falls back to the platform defaults of the
- * catalogue (confirmations, QR lifetime) or to "off"/"none".
+ * mean inherit = false and canSet = true. What neither configures falls back to the platform defaults
+ * ({@link PlatformDefaults}: confirmations and QR lifetime of the catalogue, high threshold, refund window,
+ * settlement schedule, auto-refund switches, recommended network) or, for KYC and travel rule, to "off"/"none".
  *
  * <p>Accepted assets: the merchant's list, narrowed to the account's when the account has one; without a
  * merchant list, the account's; without either, the whole catalogue. Extended public keys: the account's

@@ -6,6 +6,7 @@ import dev.cryptopay.events.Topics;
 import dev.cryptopay.merchant.config.MerchantServiceConfig;
 import dev.cryptopay.merchant.domain.Account;
 import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.merchant.domain.Settings.AccountSettings;
 import dev.cryptopay.support.outbox.Outbox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
@@ -23,6 +24,11 @@ public class MerchantEvents {
             @ConfigProperty(name = "cryptopay.environment") String environment) {
         this.outbox = outbox;
         this.defaultXpubs = "sandbox".equals(environment) ? Map.copyOf(config.sandboxXpubs()) : Map.of();
+    }
+
+    /** The account's settings with the platform defaults filled in (the top of the inheritance chain). */
+    public AccountSettings effectiveAccount(Account account) {
+        return PlatformDefaults.effective(account, defaultXpubs);
     }
 
     public MerchantConfiguration effective(Account account, Merchant merchant) {

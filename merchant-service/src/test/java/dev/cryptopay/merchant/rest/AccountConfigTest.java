@@ -38,21 +38,81 @@ class AccountConfigTest {
     }
 
     @Test
-    void aNewAccountAnswersEveryDocumentedFieldNullOrEmpty() {
+    void aNewAccountAnswersEveryDocumentedFieldWithThePlatformDefaults() {
         UUID account = TestAccounts.newAccount();
         ValidatableResponse r = given().auth().oauth2(TestTokens.apiKey(account, "read_only"))
                 .when().get("/accounts/" + account + "/config")
                 .then().statusCode(200)
-                .body("allowedCrypto", empty()).body("allowedWallets", empty()).body("allowedWalletsConfig", empty())
-                .body("highThreshold", nullValue()).body("settlementFrequency", nullValue());
-        for (String field : List.of("checkoutConfig", "cryptoNetworkConfigs", "refundWindowHours", "support", "fees",
-                "defaultRecommendedNetwork", "settlementAnchor", "addressProvider", "autoRefundConfig",
-                "processingFeeConfig", "subscriptionsEmailCustomerOnPaymentFailed",
-                "subscriptionsEmailMerchantOnPaymentAttemptsExceeded")) {
-            r.body("$", hasKey(field));
-        }
+                .body("allowedCrypto", equalTo(List.of("BTC", "ETH", "USDC", "USDT")))
+                .body("allowedWallets", empty()).body("allowedWalletsConfig", empty())
+                .body("refundWindowHours", equalTo(720))
+                .body("highThreshold", equalTo(10000))
+                .body("cryptoNetworkConfigs.bitcoin.cryptoAssetConfigs.BTC.minConfirmsLow", equalTo(1))
+                .body("cryptoNetworkConfigs.bitcoin.cryptoAssetConfigs.BTC.minConfirmsHigh", equalTo(3))
+                .body("cryptoNetworkConfigs.base.cryptoAssetConfigs.USDC.qrExpirationSeconds", equalTo(900))
+                .body("cryptoNetworkConfigs.tron.cryptoAssetConfigs.USDT.minConfirmsLow", equalTo(19))
+                .body("checkoutConfig.theme.primaryColor", equalTo("#1A56DB"))
+                .body("checkoutConfig.theme.backgroundColor", equalTo("#FFFFFF"))
+                .body("checkoutConfig.fonts.family", equalTo("system-ui"))
+                .body("checkoutConfig.flow.showApprovalPage", is(false))
+                .body("checkoutConfig.logoURL", nullValue())
+                .body("support.email", equalTo("ops@acme.example"))
+                .body("support.link", nullValue())
+                .body("settlementFrequency", equalTo("daily"))
+                .body("settlementAnchor", org.hamcrest.Matchers.matchesPattern("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ"))
+                .body("autoRefundConfig.aml", is(false)).body("autoRefundConfig.overpayment", is(false))
+                .body("autoRefundConfig.vendorStatus", is(false))
+                .body("processingFeeConfig.basisPoints", equalTo(0))
+                .body("defaultRecommendedNetwork", equalTo("bitcoin"))
+                .body("addressProvider.bitcoin", org.hamcrest.Matchers.startsWith("vpub"))
+                .body("subscriptionsEmailCustomerOnPaymentFailed", is(false))
+                .body("subscriptionsEmailMerchantOnPaymentAttemptsExceeded", is(false))
+                // No default: nothing is charged until an account manager sets the fee and billing schedules.
+                .body("fees", nullValue()).body("transactionFee", nullValue())
+                .body("complianceStartDate", nullValue());
         AccountConfigFields.BILLING_FEES.forEach(f -> r.body("$", hasKey(f)));
         AccountConfigFields.BILLING_DATES.forEach(f -> r.body("$", hasKey(f)));
+    }
+
+    @Test
+    void aClearedFieldFallsBackToItsDefaultAndPartsOfACheckoutToo() {
+        UUID account = TestAccounts.newAccount();
+        String admin = TestTokens.admin(account);
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("""
+                        {"refundWindowHours":48,"allowedCrypto":["USDC"],
+                         "checkoutConfig":{"logoURL":"https://acme.example/logo.png","theme":{"primaryColor":"#000000"}},
+                         "support":{"link":"https://acme.example/help"},
+                         "cryptoNetworkConfigs":{"base":{"cryptoAssetConfigs":{"USDC":{"minConfirmsLow":2,"minConfirmsHigh":6,"qrExpirationSeconds":600}}}}}""")
+                .when().put("/accounts/" + account + "/config")
+                .then().statusCode(200)
+                .body("refundWindowHours", equalTo(48))
+                .body("allowedCrypto", equalTo(List.of("USDC")))
+                .body("cryptoNetworkConfigs.keySet()", equalTo(java.util.Set.of("ethereum", "polygon", "base")))
+                .body("cryptoNetworkConfigs.base.cryptoAssetConfigs.USDC.minConfirmsLow", equalTo(2))
+                .body("cryptoNetworkConfigs.polygon.cryptoAssetConfigs.USDC.minConfirmsLow", equalTo(5))
+                .body("checkoutConfig.logoURL", equalTo("https://acme.example/logo.png"))
+                .body("checkoutConfig.theme.primaryColor", equalTo("#000000"))
+                .body("checkoutConfig.theme.textColor", equalTo("#111827"))
+                .body("support.email", equalTo("ops@acme.example"))
+                .body("support.link", equalTo("https://acme.example/help"))
+                .body("defaultRecommendedNetwork", equalTo("ethereum"));
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"refundWindowHours\":null}")
+                .when().put("/accounts/" + account + "/config")
+                .then().statusCode(200).body("refundWindowHours", equalTo(720));
+    }
+
+    @Test
+    void theEffectiveConfigurationCarriesTheDefaultsWhileTheMerchantEchoesItsStoredNulls() {
+        UUID account = TestAccounts.newAccount();
+        String merchant = TestAccounts.newMerchant(account, TestAccounts.MINIMAL_MERCHANT);
+        given().auth().oauth2(TestTokens.admin(account)).when().get("/accounts/" + account + "/merchants/" + merchant)
+                .then().statusCode(200).body("refundWindowHours", nullValue()).body("highThreshold", nullValue());
+        String last = lastPublished(merchant);
+        assertTrue(last.contains("\"refundWindowHours\":720"), last);
+        assertTrue(last.contains("\"highThreshold\":10000"), last);
+        assertTrue(last.contains("\"settlementFrequency\":\"daily\""), last);
+        assertTrue(last.contains("\"overpayment\":false"), last);
     }
 
     @Test
@@ -147,9 +207,7 @@ class AccountConfigTest {
                 .body("{\"refundWindowHours\":96,\"highThreshold\":7000}")
                 .when().put("/accounts/" + account + "/config")
                 .then().statusCode(200);
-        String last = QuarkusTransaction.requiringNew().call(() -> em.createNativeQuery(
-                "select payload from outbox_event where topic = 'payments.merchants.v1' and message_key = ?1 "
-                        + "order by seq desc limit 1").setParameter(1, merchant).getSingleResult()).toString();
+        String last = lastPublished(merchant);
         assertTrue(last.contains("\"refundWindowHours\":96"), "inherited: " + last);
         assertTrue(last.contains("\"highThreshold\":100"), "the merchant's own value holds: " + last);
     }
@@ -170,5 +228,12 @@ class AccountConfigTest {
         given().auth().oauth2(TestTokens.operator()).contentType(ContentType.JSON).body("{\"status\":1}")
                 .when().put("/operator/accounts/" + account + "/merchants/" + UUID.randomUUID())
                 .then().statusCode(404);
+    }
+
+    /** The merchant's effective configuration as last written to the outbox for the merchants topic. */
+    private String lastPublished(String merchant) {
+        return QuarkusTransaction.requiringNew().call(() -> em.createNativeQuery(
+                "select payload from outbox_event where topic = 'payments.merchants.v1' and message_key = ?1 "
+                        + "order by seq desc limit 1").setParameter(1, merchant).getSingleResult()).toString();
     }
 }

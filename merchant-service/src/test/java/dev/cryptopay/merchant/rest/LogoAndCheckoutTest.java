@@ -67,6 +67,22 @@ class LogoAndCheckoutTest {
     }
 
     @Test
+    void aNewMerchantsCheckoutShowsTheValuesThatApply() {
+        UUID account = TestAccounts.newAccount();
+        String merchant = TestAccounts.newMerchant(account, TestAccounts.MINIMAL_MERCHANT);
+        String scoped = TestTokens.claims("pk0", "publishable", IdentityClaims.ROLE_PUBLISHABLE, account)
+                .claim(IdentityClaims.MERCHANT, merchant).sign(TestTokens.key());
+        given().auth().oauth2(scoped).when().get("/merchant/config")
+                .then().statusCode(200)
+                .body("allowedAssets", hasSize(4))
+                .body("checkoutConfig.theme.primaryColor", equalTo("#1A56DB"))
+                .body("checkoutConfig.flow.skipConfirmationPage", is(false))
+                .body("settlementFrequency", equalTo("daily"))
+                .body("settlementAnchor", org.hamcrest.Matchers.notNullValue())
+                .body("support.email", equalTo("ops@acme.example"));
+    }
+
+    @Test
     void checkoutReadsTheMerchantOfAScopedOrSubMerchantKey() {
         UUID account = TestAccounts.newAccount();
         String merchant = TestAccounts.newMerchant(account, TestAccounts.MINIMAL_MERCHANT.replace("}",
