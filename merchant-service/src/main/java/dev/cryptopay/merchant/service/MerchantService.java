@@ -1,5 +1,6 @@
 package dev.cryptopay.merchant.service;
 
+import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.merchant.domain.Account;
 import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.MerchantLogo;
@@ -107,6 +108,15 @@ public class MerchantService {
     public Optional<MerchantLogo> logo(UUID accountId, UUID merchantId) {
         get(accountId, merchantId);
         return MerchantLogo.findByIdOptional(merchantId);
+    }
+
+    /** The merchant's effective configuration, exactly as it is published on the merchants topic. */
+    @Transactional
+    public MerchantConfiguration effectiveConfiguration(UUID accountId, UUID merchantId) {
+        Merchant merchant = get(accountId, merchantId);
+        Account account = Account.<Account>findByIdOptional(accountId)
+                .orElseThrow(() -> ApiException.notFound("Merchant"));
+        return events.effective(account, merchant);
     }
 
     /** A merchant of the account named by its UUID or its externalMID (X-MID, sub-merchant keys). */
