@@ -1,13 +1,20 @@
 package dev.cryptopay.transaction.service;
 
+import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.transaction.client.MerchantConfigurationClient;
 import dev.cryptopay.transaction.domain.MerchantView;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import jakarta.ws.rs.WebApplicationException;
+import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.logging.Logger;
 
 /**
  * Resolves the merchant a caller acts for against this service's merchant view (interface document,
@@ -16,8 +23,11 @@ import java.util.UUID;
  * {@code mid_ref} only when no {@code mid} came with it:
  * <ul>
  * <li>{@code mid}: that merchant of the caller's account; if {@code mid_ref} names a different merchant of the
- * account (a scoped key naming another one) → 403; not (yet) in the view → 503 with Retry-After, since the
- * gateway vouched for it and the merchants topic is merely behind;</li>
+ * account (a scoped key naming another one) → 403. Ownership needs nothing but the merchant's id, so a merchant
+ * the view does not hold yet (created a moment earlier; the merchants topic is merely behind) still scopes the
+ * caller: reading, paying or cancelling another account's or merchant's transaction is a 404 whatever the state of
+ * the view. Its configuration is fetched from merchant-service once, synchronously, only when something needs it
+ * ({@link #forCreation}); a failure of that fetch is a 503 with Retry-After;</li>
  * <li>only {@code mid_ref}: resolved by UUID or externalMID within the account; unknown → 404 for an API key's
  * X-MID, 401 for a publishable key's sub-merchant;</li>
  * <li>neither: an API key must send X-MID (400); an unscoped publishable key acts for the whole account —
@@ -27,8 +37,17 @@ import java.util.UUID;
 @ApplicationScoped
 public class MerchantAccess {
 
-    /** Retry-After of the answer for a merchant the gateway knows and this service does not yet. */
+    /** Retry-After of the answer when a merchant's configuration can be had neither from the view nor remotely. */
     static final long VIEW_LAG_RETRY_SECONDS = 1;
+    private static final Logger LOG = Logger.getLogger(MerchantAccess.class);
+
+    private final MerchantConfigurationClient merchantService;
+    private final JsonWebToken identity;
+
+    public MerchantAccess(@RestClient MerchantConfigurationClient merchantService, JsonWebToken identity) {
+        this.merchantService = merchantService;
+        this.identity = identity;
+    }
 
     @Transactional(Transactional.TxType.MANDATORY)
     public CallerScope scope(Caller caller) {
@@ -39,8 +58,7 @@ public class MerchantAccess {
         Optional<UUID> resolved = caller.merchantId();
         if (resolved.isPresent()) {
             MerchantView merchant = MerchantView.findForAccount(accountId, resolved.get())
-                    .orElseThrow(() -> ApiException.unavailable("The merchant's configuration has not reached the "
-                            + "transaction service yet; retry in a moment.", VIEW_LAG_RETRY_SECONDS));
+                    .orElseGet(() -> notYetKnown(accountId, resolved.get()));
             if (reference.isPresent()) {
                 MerchantView named = MerchantView.resolve(accountId, reference.get()).orElse(merchant);
                 if (!named.merchantId.equals(merchant.merchantId)) {
@@ -63,12 +81,68 @@ public class MerchantAccess {
         return new CallerScope(accountId, Optional.empty(), false);
     }
 
-    /** The merchant a new transaction is for; an account-wide publishable key must name a sub-merchant. */
+    /**
+     * The merchant a new transaction is for, with its configuration; an account-wide publishable key must name a
+     * sub-merchant. A merchant the view does not hold yet is fetched from merchant-service (once, for this request).
+     */
     @Transactional(Transactional.TxType.MANDATORY)
     public MerchantView forCreation(CallerScope scope) {
-        return scope.merchant().orElseThrow(() -> new ApiException(400, "merchant_required", "Merchant required",
+        MerchantView merchant = scope.merchant().orElseThrow(() -> new ApiException(400, "merchant_required",
+                "Merchant required",
                 "This publishable key is not scoped to a merchant: use a merchant-scoped publishable key, the "
                         + "sub-merchant form pk_…:<merchant UUID or externalMID>, or an API key with X-MID.",
                 null, null));
+        return merchant.config != null ? merchant : fetch(merchant.accountId, merchant.merchantId);
+    }
+
+    /**
+     * Stands for a merchant the gateway vouched for ({@code mid}) that the view does not hold yet: its id and
+     * account decide ownership; it has no configuration until {@link #forCreation} fetches it. Never persisted.
+     */
+    private static MerchantView notYetKnown(UUID accountId, UUID merchantId) {
+        MerchantView placeholder = new MerchantView();
+        placeholder.merchantId = merchantId;
+        placeholder.accountId = accountId;
+        return placeholder;
+    }
+
+    /**
+     * One synchronous read of the merchant's effective configuration from merchant-service, with the caller's own
+     * identity token (so it can read only the caller's merchant). The answer serves this request only: the view
+     * itself stays fed by the merchants topic alone, its one writer.
+     */
+    private MerchantView fetch(UUID accountId, UUID merchantId) {
+        MerchantConfiguration config;
+        try {
+            config = merchantService.configuration("Bearer " + identity.getRawToken(), merchantId.toString());
+        } catch (WebApplicationException e) {
+            if (e.getResponse().getStatus() == 404) {
+                throw ApiException.notFound("Merchant " + merchantId);
+            }
+            LOG.warnf("merchant configuration read answered %d", e.getResponse().getStatus());
+            throw lagging();
+        } catch (RuntimeException e) {
+            LOG.warnf("merchant configuration read failed: %s", e.getMessage());
+            throw lagging();
+        }
+        if (config == null || !merchantId.toString().equals(config.merchantId())
+                || !accountId.toString().equals(config.accountId())) {
+            throw lagging();
+        }
+        LOG.debugf("merchant %s not in the view yet; read its configuration from merchant-service", merchantId);
+        MerchantView fetched = new MerchantView();
+        fetched.merchantId = merchantId;
+        fetched.accountId = accountId;
+        fetched.externalMID = config.externalMID();
+        fetched.status = config.status();
+        fetched.version = config.version();
+        fetched.config = config;
+        fetched.updatedAt = OffsetDateTime.now();
+        return fetched;
+    }
+
+    private static ApiException lagging() {
+        return ApiException.unavailable("The merchant's configuration cannot be read right now; retry in a moment.",
+                VIEW_LAG_RETRY_SECONDS);
     }
 }
