@@ -48,6 +48,7 @@ public class RouteTable {
             Route.of("PUT,PATCH", "/operator/accounts/{accountUUID}/merchants/{merchantUUID}", MERCHANT, OPERATOR),
             Route.of("PUT", "/operator/rates", TRANSACTION, OPERATOR),
             Route.of("GET", "/operator/rates", TRANSACTION, OPERATOR),
+            Route.of("PATCH", "/operator/refunds/{refundID}", TRANSACTION, OPERATOR),
             // Keys, merchants, account configuration
             Route.of("POST,GET", "/accounts/{accountUUID}/keys", MERCHANT, API_KEY),
             Route.of("DELETE", "/accounts/{accountUUID}/keys/{keyUUID}", MERCHANT, API_KEY),
@@ -89,7 +90,10 @@ public class RouteTable {
             // Reporting
             Route.of("GET", "/accounts/{accountUUID}/reporting/summary", REPORTING, API_KEY),
             Route.of("GET", "/accounts/{accountUUID}/transactions", REPORTING, API_KEY),
-            Route.of("GET", "/accounts/{accountUUID}/transactions/{transactionID}", REPORTING, API_KEY));
+            Route.of("GET", "/accounts/{accountUUID}/transactions/{transactionID}", REPORTING, API_KEY),
+            Route.of("GET", "/accounts/{accountUUID}/reporting/settlements", REPORTING, API_KEY),
+            Route.of("GET", "/operator/reporting/gaps", REPORTING, OPERATOR),
+            Route.of("POST,GET", "/operator/reporting/rebuild", REPORTING, OPERATOR));
 
     public List<Route> routes() {
         return ROUTES;

@@ -63,6 +63,10 @@ class RouteTableTest {
             "GET, /accounts/a1/reporting/summary, REPORTING, API_KEY",
             "GET, /accounts/a1/transactions, REPORTING, API_KEY",
             "GET, /accounts/a1/transactions/t1, REPORTING, API_KEY",
+            "GET, /accounts/a1/reporting/settlements, REPORTING, API_KEY",
+            "GET, /operator/reporting/gaps, REPORTING, OPERATOR",
+            "POST, /operator/reporting/rebuild, REPORTING, OPERATOR",
+            "GET, /operator/reporting/rebuild, REPORTING, OPERATOR",
     })
     void everyDocumentedPathReachesItsOwner(String method, String path, Downstream owner, AuthMode auth) {
         RouteTable.Found found = assertInstanceOf(RouteTable.Found.class, table.match(method, path));
