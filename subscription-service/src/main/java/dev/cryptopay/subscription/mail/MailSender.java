@@ -1,0 +1,112 @@
+package dev.cryptopay.subscription.mail;
+
+import dev.cryptopay.subscription.config.SubscriptionConfig;
+import dev.cryptopay.subscription.domain.Notification;
+import io.quarkus.mailer.Mail;
+import io.quarkus.mailer.Mailer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.persistence.EntityManager;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * Sends queued e-mails with Quarkus Mailer (SMTP). Rows are claimed with {@code for update skip locked}, so replicas
+ * never send one twice while both run; one whose sending failed is tried again after
+ * {@code cryptopay.subscriptions.mail.retry-after}. Woken right after a transaction that queued one committed; the
+ * schedule is the safety net (crash, SMTP outage, another replica's rows).
+ */
+@ApplicationScoped
+public class MailSender {
+
+    private static final Logger LOG = Logger.getLogger(MailSender.class);
+    private static final int BATCH = 20;
+
+    private final EntityManager em;
+    private final Mailer mailer;
+    private final SubscriptionConfig config;
+    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "mail-sender");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private final AtomicBoolean pending = new AtomicBoolean();
+    private volatile boolean stopped;
+
+    public MailSender(EntityManager em, Mailer mailer, SubscriptionConfig config) {
+        this.em = em;
+        this.mailer = mailer;
+        this.config = config;
+    }
+
+    public void wake() {
+        if (!stopped && pending.compareAndSet(false, true)) {
+            worker.execute(() -> {
+                pending.set(false);
+                sendPending();
+            });
+        }
+    }
+
+    @Scheduled(every = "${cryptopay.subscriptions.mail.interval:5s}", delayed = "5s")
+    void safetyNet() {
+        wake();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopped = true;
+        worker.shutdown();
+    }
+
+    /** Sends every due e-mail; answers how many were sent. */
+    public int sendPending() {
+        int sent = 0;
+        try {
+            int batch;
+            do {
+                int[] counts = QuarkusTransaction.requiringNew().call(this::sendBatch);
+                batch = counts[0];
+                sent += counts[1];
+            } while (batch == BATCH && !stopped);
+        } catch (RuntimeException e) {
+            LOG.warnf("mail sender paused, will retry: %s", e.getMessage());
+        }
+        return sent;
+    }
+
+    private int[] sendBatch() {
+        @SuppressWarnings("unchecked")
+        List<UUID> ids = em.createNativeQuery("select id from notification where sent_at is null and next_try_at <= now() "
+                + "order by next_try_at limit " + BATCH + " for update skip locked", UUID.class).getResultList();
+        int sent = 0;
+        for (UUID id : ids) {
+            Notification n = em.find(Notification.class, id);
+            n.attempts++;
+            try {
+                mailer.send(Mail.withText(n.recipient, n.subject, n.body).setFrom(config.mail().from()));
+                n.sentAt = OffsetDateTime.now();
+                sent++;
+            } catch (RuntimeException e) {
+                n.lastError = truncate(e.getMessage());
+                n.nextTryAt = OffsetDateTime.now().plus(config.mail().retryAfter());
+                LOG.warnf("e-mail %s to %s not sent (try %d): %s", n.id, n.recipient, n.attempts, e.getMessage());
+            }
+        }
+        return new int[] { ids.size(), sent };
+    }
+
+    private static String truncate(String message) {
+        if (message == null) {
+            return "unknown error";
+        }
+        return message.length() > 500 ? message.substring(0, 500) : message;
+    }
+}

@@ -1,0 +1,148 @@
+package dev.cryptopay.subscription.messaging;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cryptopay.events.CloudEvent;
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.subscription.billing.Outcomes;
+import dev.cryptopay.subscription.billing.Outcomes.Locked;
+import dev.cryptopay.subscription.domain.AttemptResult;
+import dev.cryptopay.subscription.domain.PaymentAttempt;
+import dev.cryptopay.support.inbox.Inbox;
+import io.smallrye.reactive.messaging.annotations.Blocking;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.Transactional;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.Currency;
+import java.util.Optional;
+import java.util.UUID;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Follows the billing transactions on {@code payments.transactions.v1}: only events whose {@code transactionID} is
+ * one of this service's attempt ids are applied (others are skipped without a trace), once per event id (inbox), and
+ * an event older than the newest applied one ({@code version}, when present) is ignored.
+ * <ul>
+ * <li>every event: the address and crypto amount of {@code payments[0]}, the first transfer's hash;</li>
+ * <li>{@code paymentStatus} 0: PENDING (awaiting funds); 2: CONFIRMING (a transfer is seen: no clock of this service
+ * runs on an attempt then); 3: PARTIALLY_PAID (confirmed funds short of the amount; the payment too);</li>
+ * <li>{@code transaction.success}: PAID; {@code transaction.expired}, {@code .cancelled}, {@code .forfeited}: the
+ * attempt failed, whatever it received counting towards the payment.</li>
+ * </ul>
+ */
+@ApplicationScoped
+public class TransactionEventConsumer {
+
+    public static final String CHANNEL = "transactions-in";
+    static final String CONSUMER = "subscription.transactions";
+
+    private final Inbox inbox;
+    private final Outcomes outcomes;
+
+    public TransactionEventConsumer(Inbox inbox, Outcomes outcomes) {
+        this.inbox = inbox;
+        this.outcomes = outcomes;
+    }
+
+    @Incoming(CHANNEL)
+    @Blocking(ordered = true)
+    @Transactional
+    public void onTransactionEvent(String value) {
+        apply(value);
+    }
+
+    /** Applies one record value; true when it was one of this service's attempts and changed it. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public boolean apply(String value) {
+        CloudEvent event;
+        UUID attemptId;
+        try {
+            event = CloudEvent.parse(value);
+            JsonNode id = event.data() == null ? null : event.data().get("transactionID");
+            if (id == null || !event.type().startsWith("transaction.")) {
+                return false;
+            }
+            attemptId = UUID.fromString(id.asText());
+        } catch (IllegalArgumentException e) {
+            return false; // not a CloudEvent, or not a transaction of ours
+        }
+        Optional<Locked> locked = outcomes.lock(attemptId);
+        if (locked.isEmpty() || !inbox.firstDelivery(CONSUMER, event.id())) {
+            return false;
+        }
+        return apply(locked.get(), event.type(), event.data());
+    }
+
+    private boolean apply(Locked l, String type, JsonNode tx) {
+        PaymentAttempt a = l.attempt();
+        JsonNode version = tx.get("version");
+        if (version != null && version.canConvertToLong()) {
+            if (version.asLong() <= a.txVersion) {
+                return false; // stale or repeated
+            }
+            a.txVersion = version.asLong();
+        }
+        JsonNode first = tx.path("payments").path(0);
+        if (!first.isMissingNode()) {
+            if (text(first, "address") != null) {
+                a.address = text(first, "address");
+            }
+            if (first.hasNonNull("expectedCrypto")) {
+                a.amount = first.get("expectedCrypto").decimalValue();
+            }
+        }
+        for (JsonNode payment : tx.path("payments")) {
+            if (a.txnHash == null && text(payment, "txnHash") != null) {
+                a.txnHash = text(payment, "txnHash");
+            }
+        }
+        if (!a.result.open()) {
+            return true; // already decided; only details are kept
+        }
+        switch (type) {
+            case EventTypes.TRANSACTION_SUCCESS -> outcomes.paid(l);
+            case EventTypes.TRANSACTION_EXPIRED, EventTypes.TRANSACTION_CANCELLED, EventTypes.TRANSACTION_FORFEITED ->
+                outcomes.failed(l, "transaction " + type.substring("transaction.".length()), received(tx, l));
+            default -> progress(l, tx.path("paymentStatus").asInt(0));
+        }
+        return true;
+    }
+
+    private void progress(Locked l, int paymentStatus) {
+        PaymentAttempt a = l.attempt();
+        switch (paymentStatus) {
+            case 2 -> a.result = AttemptResult.CONFIRMING;
+            case 3 -> outcomes.partlyPaid(l);
+            default -> {
+                if (a.result == AttemptResult.REQUESTED) {
+                    a.result = AttemptResult.PENDING;
+                }
+            }
+        }
+    }
+
+    /** Confirmed funds of the transaction in the payment's currency: receivedUSD ÷ fxRateToUSD, rounded down. */
+    private static BigDecimal received(JsonNode tx, Locked l) {
+        JsonNode amounts = tx.path("amounts");
+        if (!amounts.hasNonNull("receivedUSD")) {
+            return BigDecimal.ZERO;
+        }
+        BigDecimal usd = amounts.get("receivedUSD").decimalValue();
+        BigDecimal rate = amounts.hasNonNull("fxRateToUSD") ? amounts.get("fxRateToUSD").decimalValue() : BigDecimal.ONE;
+        if (usd.signum() <= 0 || rate.signum() <= 0) {
+            return BigDecimal.ZERO;
+        }
+        int digits;
+        try {
+            digits = Math.max(0, Currency.getInstance(l.payment().currency).getDefaultFractionDigits());
+        } catch (IllegalArgumentException e) {
+            digits = 2;
+        }
+        return usd.divide(rate, digits, RoundingMode.DOWN);
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asText();
+    }
+}
