@@ -44,7 +44,14 @@ public final class Suite {
     private static final Map<String, Map<String, String>> EXTRA_ENV = Map.of(
             "webhook", Map.of(
                     "CRYPTOPAY_WEBHOOKS_RETRY_SCHEDULE", "1s,2s,2s,2s,2s,2s,2s",
-                    "CRYPTOPAY_WEBHOOKS_LEASE", "13s"));
+                    "CRYPTOPAY_WEBHOOKS_LEASE", "13s"),
+            // subscription-service: the billing job every second, and the sandbox-only clock control the
+            // subscription system tests move time with (the dunning schedule keeps its default 1, 3, 7 days);
+            // e-mails are only logged (the Quarkus tests send them to a real SMTP server).
+            "subscription", Map.of(
+                    "CRYPTOPAY_SUBSCRIPTIONS_BILLING_JOB_INTERVAL", "1s",
+                    "CRYPTOPAY_SUBSCRIPTIONS_CLOCK_CONTROL", "true",
+                    "QUARKUS_MAILER_MOCK", "true"));
 
     /** The test EVM node deploy/local/up --test starts (anvil, chain id 11155111, the test token deployed first). */
     public static final String ANVIL = System.getProperty("test.anvil.url", "http://127.0.0.1:18545");
