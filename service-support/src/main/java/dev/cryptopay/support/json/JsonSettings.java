@@ -20,7 +20,8 @@ import jakarta.inject.Singleton;
  * <li>a body is exactly one JSON value: anything after it ({@code {...} xyz}, a second object) is refused;</li>
  * <li>an object names each field once: a duplicate key is refused rather than the last one silently winning;</li>
  * <li>no JSON extensions: {@code NaN}/{@code Infinity}, comments, single quotes, unquoted names stay errors;</li>
- * <li>a number or boolean is not a string: {@code "name": 12} is refused instead of becoming {@code "12"}.</li>
+ * <li>a number or boolean is not a string: {@code "name": 12} is refused instead of becoming {@code "12"}; a
+ * number or string is not a boolean: {@code "forfeit": 1} and {@code "forfeit": "true"} are refused.</li>
  * </ul>
  * {@link dev.cryptopay.support.problem.ProblemMappers} answers each of these with a 400 problem.
  */
@@ -51,6 +52,12 @@ public class JsonSettings implements ObjectMapperCustomizer {
                 .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
                 .setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail);
+        // Booleans take only true and false: not 0/1, not "yes" or "true".
+        mapper.coercionConfigFor(LogicalType.Boolean)
+                .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.String, CoercionAction.Fail)
+                .setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail);
         // Trees keep decimals as given: the default factory would turn 100 into 1E+2.
         mapper.setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
         return mapper;

@@ -66,6 +66,8 @@ class JsonStrictnessTest {
             "{\"hours\":99999999999999}                 | validation_failed | hours",
             "{\"amount\":\"ten\"}                       | validation_failed | amount",
             "{\"flag\":\"maybe\"}                       | validation_failed | flag",
+            "{\"flag\":1}                                 | validation_failed | flag",
+            "{\"flag\":\"true\"}                        | validation_failed | flag",
             "{\"ref\":\"not-a-uuid\"}                   | validation_failed | ref",
             "{\"kind\":\"MEDIUM\"}                      | validation_failed | kind",
             "{\"lines\":{\"name\":\"x\"}}               | validation_failed | lines",
