@@ -5,8 +5,10 @@ import dev.cryptopay.subscription.domain.BillingClock;
 import dev.cryptopay.subscription.domain.Subscription;
 import dev.cryptopay.subscription.domain.SubscriptionPayment;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -36,6 +38,7 @@ public class BillingJob {
     private final SubscriptionConfig config;
     private final Billing billing;
     private final Outcomes outcomes;
+    private volatile boolean stopping;
 
     public BillingJob(EntityManager em, BillingClock clock, SubscriptionConfig config, Billing billing,
             Outcomes outcomes) {
@@ -49,7 +52,7 @@ public class BillingJob {
     @Scheduled(every = "${cryptopay.subscriptions.billing-job-interval:10s}", delayed = "3s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
-        if (!config.billingJobEnabled()) {
+        if (!config.billingJobEnabled() || stopping) {
             return;
         }
         try {
@@ -57,6 +60,11 @@ public class BillingJob {
         } catch (RuntimeException e) {
             LOG.warnf("billing pass failed, the next one retries: %s", e.getMessage());
         }
+    }
+
+    /** At shutdown the database goes away first; passes stop here rather than fail until the process exits. */
+    void stop(@Observes ShutdownEvent event) {
+        stopping = true;
     }
 
     /** What one pass did. */
