@@ -2,6 +2,7 @@ package dev.cryptopay.reporting.store;
 
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -48,7 +49,15 @@ public class StoreSchemas {
         active();
     }
 
-    /** Re-reads the pointer (another replica may have switched it). */
+    /** Another replica may have switched the store: every replica re-reads the pointer every few seconds. */
+    @Scheduled(every = "3s", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void poll() {
+        if (active != null) {
+            refresh();
+        }
+    }
+
+    /** Re-reads the pointer. */
     public void refresh() {
         try (Connection c = dataSource.getConnection();
                 Statement st = c.createStatement();
