@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.chain;
 
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One network as payment detection sees it: blocks with their hashes, and the transfers in them. The sandbox chain
@@ -40,6 +41,16 @@ public interface ChainAdapter {
 
     /** The current network fee of a simple transfer of {@code asset}, in the network's native asset. */
     BigDecimal gasFee(String asset);
+
+    /**
+     * Where a transaction the platform broadcast (a refund payout) stands: the block it is in, or empty while it is
+     * unknown or not yet in a block. Used to confirm payouts, which go to addresses nobody watches.
+     */
+    Optional<Inclusion> inclusion(String txnHash);
+
+    /** A transaction in block {@code blockNumber}; {@code succeeded} false when it was included but reverted. */
+    record Inclusion(long blockNumber, boolean succeeded) {
+    }
 
     /** A block: its height, hash and parent's hash (reorganisations are found by comparing hashes). */
     record BlockRef(long number, String hash, String parentHash) {

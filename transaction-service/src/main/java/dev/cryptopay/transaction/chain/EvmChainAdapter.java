@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +34,7 @@ import org.web3j.protocol.core.methods.request.EthFilter;
 import org.web3j.protocol.core.methods.response.EthBlock;
 import org.web3j.protocol.core.methods.response.EthLog;
 import org.web3j.protocol.core.methods.response.Log;
+import org.web3j.protocol.core.methods.response.TransactionReceipt;
 import org.web3j.protocol.http.HttpService;
 import org.web3j.utils.Numeric;
 
@@ -252,6 +254,22 @@ public final class EvmChainAdapter implements ChainAdapter, AutoCloseable {
         }
         BigInteger gasPrice = call(web3j.ethGasPrice()).getGasPrice();
         return amount(gasPrice.multiply(BigInteger.valueOf(gas)), nativeDecimals);
+    }
+
+    @Override
+    public Optional<Inclusion> inclusion(String txnHash) {
+        Optional<TransactionReceipt> receipt = call(web3j.ethGetTransactionReceipt(txnHash)).getTransactionReceipt();
+        return receipt.filter(r -> r.getBlockNumberRaw() != null)
+                .map(r -> new Inclusion(r.getBlockNumber().longValueExact(), r.isStatusOK()));
+    }
+
+    /** The node's client, for the treasury that signs and sends payouts on this network. */
+    public Web3j web3j() {
+        return web3j;
+    }
+
+    public long chainId() {
+        return expectedChainId;
     }
 
     /** Ends the HTTP client's and web3j's threads. */

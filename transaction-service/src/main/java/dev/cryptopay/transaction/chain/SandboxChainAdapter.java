@@ -6,6 +6,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -64,6 +65,15 @@ public final class SandboxChainAdapter implements ChainAdapter {
     @Override
     public BigDecimal gasFee(String asset) {
         return new BigDecimal("0.00001");
+    }
+
+    @Override
+    public Optional<Inclusion> inclusion(String txnHash) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            SandboxTransfer transfer = SandboxTransfer.findById(txnHash);
+            return transfer == null || transfer.blockNumber == null || !transfer.network.equals(network)
+                    ? Optional.<Inclusion>empty() : Optional.of(new Inclusion(transfer.blockNumber, true));
+        });
     }
 
     private static BlockRef ref(SandboxBlock block) {

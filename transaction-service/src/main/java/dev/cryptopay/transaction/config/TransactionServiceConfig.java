@@ -32,6 +32,38 @@ public interface TransactionServiceConfig {
 
     Detection detection();
 
+    Refunds refunds();
+
+    /**
+     * Refunds (docs/transactions.md "Refunds"): the window where a merchant's configuration names none, and how
+     * payouts leave the platform's treasury (decisions §9).
+     */
+    interface Refunds {
+        /** Hours after success (or the last received funds) within which a refund is accepted, by default. */
+        @WithDefault("720")
+        int defaultWindowHours();
+
+        /** How often pending legs are paid out and broadcast ones checked for confirmations. */
+        @WithDefault("1s")
+        Duration payoutInterval();
+
+        /** Most legs paid out or checked in one pass. */
+        @WithDefault("50")
+        int payoutBatch();
+
+        /**
+         * The treasury's signing key per EVM network, e.g. {@code cryptopay.transaction.refunds.treasury.ethereum
+         * .private-key=0x…}: a secret in production (never committed); locally the anvil dev key of account 0. A
+         * network without one is paid out by hand: its legs wait for the operator (PATCH /operator/refunds/{id}).
+         * Sandbox-chain networks pay out from the sandbox treasury and need none.
+         */
+        Map<String, Treasury> treasury();
+    }
+
+    interface Treasury {
+        String privateKey();
+    }
+
     interface Chain {
         /** The node's JSON-RPC address. */
         String rpcUrl();

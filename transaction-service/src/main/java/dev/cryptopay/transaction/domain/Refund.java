@@ -91,6 +91,10 @@ public class Refund extends PanacheEntityBase {
     @Column(name = "block_number")
     public Long blockNumber;
 
+    /** An EVM payout's signed transaction, kept from signing until it is broadcast (re-sent as it is after a crash). */
+    @Column(name = "payout_raw")
+    public String payoutRaw;
+
     @Column(nullable = false)
     public int confirmations;
 

@@ -1,5 +1,7 @@
 package dev.cryptopay.transaction.messaging;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.events.BillingRejection;
 import dev.cryptopay.events.BillingRequest;
 import dev.cryptopay.events.CloudEvent;
@@ -12,14 +14,19 @@ import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.quote.Money;
+import dev.cryptopay.transaction.service.Clock;
 import dev.cryptopay.transaction.service.NewTransaction;
 import dev.cryptopay.transaction.service.TransactionService;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.scheduler.Scheduled;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.OffsetDateTime;
 import java.util.Currency;
+import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
@@ -27,13 +34,17 @@ import org.jboss.logging.Logger;
 /**
  * Opens the transactions subscription-service asks for on {@code internal.billing.v1} ({@link BillingRequest}):
  * under the requested id, for the named merchant, by the same rules as {@code POST /transaction}. The transaction
- * events that follow on {@code payments.transactions.v1} are the answer. A request that can never succeed (unknown
- * or disabled merchant, an asset it does not accept, an invalid amount) is answered with a
- * {@link BillingRejection} on the same topic; a temporary failure (the merchant view lags, a rate is stale) is
- * retried with a growing pause, and rejected as {@code service_unavailable} only after {@link #ATTEMPTS} tries.
+ * events that follow on {@code payments.transactions.v1} are the answer.
  *
- * <p>Idempotent twice over: the inbox skips a redelivered event id, and an existing transaction with the requested
- * id is never created again.
+ * <ul>
+ * <li>A request that can never succeed (unknown or disabled merchant, an asset it does not accept, an invalid
+ * amount) is answered with a {@link BillingRejection} on the same topic.</li>
+ * <li>A temporary failure (the merchant view lags, a rate is stale) parks the request in {@code billing_retry}
+ * and the consumer goes on, so one such request never holds up the others; {@link #retry} tries it again with a
+ * doubling pause and rejects it as {@code service_unavailable} after {@link #ATTEMPTS} tries (about 4 minutes).</li>
+ * <li>Idempotent twice over: the inbox skips a redelivered event id, and an existing transaction with the
+ * requested id is never created again.</li>
+ * </ul>
  */
 @ApplicationScoped
 public class BillingRequestConsumer {
@@ -41,16 +52,23 @@ public class BillingRequestConsumer {
     public static final String CHANNEL = "billing-in";
     static final String CONSUMER = "transaction.billing";
     static final int ATTEMPTS = 8;
+    static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
+    static final int RETRY_BATCH = 50;
     private static final Logger LOG = Logger.getLogger(BillingRequestConsumer.class);
 
     private final Inbox inbox;
     private final Outbox outbox;
     private final TransactionService transactions;
+    private final ObjectMapper mapper;
+    private final EntityManager em;
 
-    public BillingRequestConsumer(Inbox inbox, Outbox outbox, TransactionService transactions) {
+    public BillingRequestConsumer(Inbox inbox, Outbox outbox, TransactionService transactions, ObjectMapper mapper,
+            EntityManager em) {
         this.inbox = inbox;
         this.outbox = outbox;
         this.transactions = transactions;
+        this.mapper = mapper;
+        this.em = em;
     }
 
     /** A failure worth trying again: nothing was written. */
@@ -63,33 +81,125 @@ public class BillingRequestConsumer {
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
     public void onBillingEvent(String value) {
-        Duration pause = Duration.ofMillis(250);
-        for (int attempt = 1;; attempt++) {
-            try {
-                QuarkusTransaction.requiringNew().run(() -> apply(value));
-                return;
-            } catch (Temporary e) {
-                if (attempt >= ATTEMPTS) {
-                    reject(value, "service_unavailable", e.getMessage());
-                    return;
-                }
-                LOG.infof("billing request not applied yet (%s); trying again in %d ms", e.getMessage(),
-                        pause.toMillis());
-                sleep(pause);
-                pause = pause.multipliedBy(2);
-            } catch (ApiException e) {
-                reject(value, e.code(), e.getMessage());
+        CloudEvent event;
+        BillingRequest request;
+        try {
+            event = CloudEvent.parse(value);
+            if (!EventTypes.BILLING_TRANSACTION_REQUESTED.equals(event.type())) {
                 return;
             }
+            request = mapper.treeToValue(event.data(), BillingRequest.class);
+        } catch (IllegalArgumentException | JsonProcessingException e) {
+            LOG.warnf("skipping a billing record that is not a billing request: %s", e.getMessage());
+            return;
+        }
+        try {
+            QuarkusTransaction.requiringNew().run(() -> {
+                if (inbox.firstDelivery(CONSUMER, event.id())) {
+                    open(request);
+                }
+            });
+        } catch (Temporary e) {
+            QuarkusTransaction.requiringNew().run(() -> {
+                if (inbox.firstDelivery(CONSUMER, event.id())) {
+                    park(event, value, e.getMessage());
+                }
+            });
+        } catch (ApiException e) {
+            QuarkusTransaction.requiringNew().run(() -> {
+                if (inbox.firstDelivery(CONSUMER, event.id())) {
+                    reject(event.subject(), e.code(), e.getMessage());
+                }
+            });
         }
     }
 
-    /** Applies one record value in the caller's transaction; throws {@link ApiException} for a refusal. */
-    void apply(String value) {
-        inbox.accept(CONSUMER, value, EventTypes.BILLING_TRANSACTION_REQUESTED, BillingRequest.class)
-                .ifPresent(this::open);
+    @Scheduled(every = "1s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void retryDue() {
+        while (retry() == RETRY_BATCH) {
+            // a full batch: there may be more due
+        }
     }
 
+    /** Tries the parked requests that are due; answers how many it handled. */
+    int retry() {
+        List<String> due = QuarkusTransaction.requiringNew().call(() -> em.createNativeQuery(
+                "select cast(transaction_id as text) from billing_retry where next_attempt_at <= now() "
+                        + "order by next_attempt_at limit " + RETRY_BATCH, String.class).getResultList());
+        for (String id : due) {
+            try {
+                QuarkusTransaction.requiringNew().run(() -> retryOne(UUID.fromString(id)));
+            } catch (RuntimeException e) {
+                LOG.warnf("billing retry of %s paused until the next run: %s", id, e.getMessage());
+            }
+        }
+        return due.size();
+    }
+
+    private void retryOne(UUID transactionId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("select payload, attempts from billing_retry "
+                + "where transaction_id = :id and next_attempt_at <= now() for update skip locked")
+                .setParameter("id", transactionId).getResultList();
+        if (rows.isEmpty()) {
+            return;
+        }
+        String payload = (String) rows.get(0)[0];
+        int attempts = ((Number) rows.get(0)[1]).intValue();
+        BillingRequest request;
+        try {
+            request = mapper.treeToValue(CloudEvent.parse(payload).data(), BillingRequest.class);
+        } catch (IllegalArgumentException | JsonProcessingException e) {
+            forget(transactionId);
+            return;
+        }
+        String error;
+        String code = null;
+        try {
+            QuarkusTransaction.requiringNew().run(() -> open(request));
+            forget(transactionId);
+            return;
+        } catch (Temporary e) {
+            error = e.getMessage();
+        } catch (ApiException e) {
+            error = e.getMessage();
+            code = e.code();
+        }
+        if (code != null || attempts + 1 >= ATTEMPTS) {
+            forget(transactionId);
+            reject(transactionId.toString(), code != null ? code : "service_unavailable", error);
+            return;
+        }
+        em.createNativeQuery("update billing_retry set attempts = :attempts, last_error = :error, "
+                + "next_attempt_at = :next where transaction_id = :id")
+                .setParameter("attempts", attempts + 1).setParameter("error", truncate(error))
+                .setParameter("next", Clock.now().plus(FIRST_PAUSE.multipliedBy(1L << (attempts + 1))))
+                .setParameter("id", transactionId).executeUpdate();
+    }
+
+    private void park(CloudEvent event, String value, String why) {
+        UUID transactionId;
+        try {
+            transactionId = UUID.fromString(event.subject());
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return;
+        }
+        LOG.infof("billing request %s waits for a retry: %s", transactionId, why);
+        OffsetDateTime now = Clock.now();
+        em.createNativeQuery("insert into billing_retry (transaction_id, event_id, payload, attempts, last_error, "
+                + "next_attempt_at, created_at) values (:id, :event, :payload, 1, :error, :next, :now) "
+                + "on conflict (transaction_id) do nothing")
+                .setParameter("id", transactionId).setParameter("event", event.id()).setParameter("payload", value)
+                .setParameter("error", truncate(why)).setParameter("next", now.plus(FIRST_PAUSE))
+                .setParameter("now", now).executeUpdate();
+    }
+
+    private void forget(UUID transactionId) {
+        em.createNativeQuery("delete from billing_retry where transaction_id = :id")
+                .setParameter("id", transactionId).executeUpdate();
+    }
+
+    /** Opens the transaction in the caller's transaction; {@link ApiException} for a refusal. */
     private void open(BillingRequest request) {
         UUID id = uuid("transactionId", request.transactionId());
         UUID accountId = uuid("accountId", request.accountId());
@@ -131,23 +241,14 @@ public class BillingRequestConsumer {
         }
     }
 
-    /** Records the refusal: the event is marked as handled and the rejection published, in one transaction. */
-    private void reject(String value, String code, String detail) {
-        CloudEvent event;
-        try {
-            event = CloudEvent.parse(value);
-        } catch (IllegalArgumentException e) {
-            LOG.warnf("skipping a billing record that is not a CloudEvent: %s", e.getMessage());
+    private void reject(String transactionId, String code, String detail) {
+        if (transactionId == null) {
+            LOG.warnf("a billing request without a subject was refused: %s (%s)", code, detail);
             return;
         }
-        String transactionId = event.subject();
         LOG.warnf("billing transaction %s refused: %s (%s)", transactionId, code, detail);
-        QuarkusTransaction.requiringNew().run(() -> {
-            if (inbox.firstDelivery(CONSUMER, event.id())) {
-                outbox.append(Topics.BILLING, EventTypes.BILLING_TRANSACTION_REJECTED, transactionId,
-                        new BillingRejection(transactionId, code, detail));
-            }
-        });
+        outbox.append(Topics.BILLING, EventTypes.BILLING_TRANSACTION_REJECTED, transactionId,
+                new BillingRejection(transactionId, code, detail));
     }
 
     private static UUID uuid(String field, String value) {
@@ -158,12 +259,7 @@ public class BillingRequestConsumer {
         }
     }
 
-    private static void sleep(Duration pause) {
-        try {
-            Thread.sleep(pause.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new Temporary("interrupted");
-        }
+    private static String truncate(String text) {
+        return text == null || text.length() <= 255 ? text : text.substring(0, 255);
     }
 }

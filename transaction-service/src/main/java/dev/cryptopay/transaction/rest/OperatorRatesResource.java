@@ -106,12 +106,16 @@ public class OperatorRatesResource {
         return view(table.set(updates));
     }
 
-    /** fiat for an ISO 4217 code, crypto for a catalogue asset, null for neither. */
+    /**
+     * fiat for an ISO 4217 code, crypto for a catalogue asset or a network's native asset (POL, TRX: gas fees are
+     * paid in them, and refunds of tokens convert the fee at their rate), null for neither.
+     */
     private static String kind(String code) {
         if (code == null) {
             return null;
         }
-        if (Catalogue.get().asset(code).isPresent()) {
+        if (Catalogue.get().asset(code).isPresent()
+                || Catalogue.get().networks().stream().anyMatch(n -> n.nativeAsset().equals(code))) {
             return ExchangeRate.CRYPTO;
         }
         Validation check = new Validation().currency("code", code);

@@ -85,7 +85,7 @@ public class TransactionResource {
                 .build();
     }
 
-    /** Publishable key. 201 with a new payment request, 200 when the live one for the same pair is answered. */
+    /** Publishable key. 201 with a new payment request: its own address and a fresh quote, every time. */
     @POST
     @Path("{transactionID}/payment")
     @Consumes(MediaType.APPLICATION_JSON)

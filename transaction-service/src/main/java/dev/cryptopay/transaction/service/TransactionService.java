@@ -38,9 +38,12 @@ public class TransactionService {
     private final TransactionEvents events;
     private final TransactionServiceConfig config;
     private final ConsistentReads consistentReads;
+    private final RefundService refunds;
 
     public TransactionService(MerchantAccess access, PaymentRequests paymentRequests, Rates rates,
-            TransactionEvents events, TransactionServiceConfig config, ConsistentReads consistentReads) {
+            TransactionEvents events, TransactionServiceConfig config, ConsistentReads consistentReads,
+            RefundService refunds) {
+        this.refunds = refunds;
         this.consistentReads = consistentReads;
         this.access = access;
         this.paymentRequests = paymentRequests;
@@ -179,7 +182,8 @@ public class TransactionService {
 
     /**
      * Cancel (decisions §2): 0 → -2, or -4 with {@code forfeit}; -3 → -2 (nothing can have been received, so
-     * forfeit changes nothing). From a final state: 409 invalid_state.
+     * forfeit changes nothing). A clean cancel of a transaction that received funds creates refund legs for all of
+     * them ({@link RefundService#refundAllOnCancel}); a forfeit creates none. From a final state: 409 invalid_state.
      */
     @Transactional
     public TransactionView cancel(Caller caller, String transactionId, String reason, boolean forfeit) {
@@ -189,14 +193,6 @@ public class TransactionService {
                     "The transaction is final (status " + tx.status + ") and cannot be cancelled.");
         }
         boolean forfeits = forfeit && tx.status == TransactionStatus.PENDING;
-        // Funds still confirming count too: once confirmed they would sit in a cancelled transaction, unrefunded.
-        boolean fundsArrived = PaymentTransfer.ofTransaction(tx.id).stream().anyMatch(PaymentTransfer::counts);
-        if (!forfeits && fundsArrived) {
-            // Seam for the refunds issue: a clean cancel of a transaction that already received funds must create
-            // refund legs for them (decisions §2). Until refunds exist it is refused, never cancelled unrefunded.
-            throw ApiException.conflict("refund_required", "The transaction already received funds; a clean cancel "
-                    + "needs refunds, which are not available yet. Cancel with forfeit, or wait for the refunds release.");
-        }
         OffsetDateTime now = Clock.now();
         tx.status = forfeits ? TransactionStatus.FORFEITED : TransactionStatus.CANCELLED;
         tx.cancellationReason = reason;
@@ -206,23 +202,17 @@ public class TransactionService {
                 request.status = TransactionStatus.PR_CANCELLED;
             }
         }
+        if (!forfeits) {
+            // Funds already received (confirmed or still confirming) go back: a clean cancel refunds them.
+            refunds.refundAllOnCancel(tx, reason);
+        }
         events.publish(forfeits ? EventTypes.TRANSACTION_FORFEITED : EventTypes.TRANSACTION_CANCELLED, tx);
         return TransactionViews.load(tx);
     }
 
     /** The caller's transaction (locked for a change when {@code forUpdate}); others' and unknown ids are 404. */
     public Transaction visible(CallerScope scope, String transactionId, boolean forUpdate) {
-        UUID id;
-        try {
-            id = UUID.fromString(transactionId);
-        } catch (IllegalArgumentException e) {
-            throw ApiException.notFound("Transaction " + transactionId);
-        }
-        Transaction tx = (forUpdate ? Transaction.lockForAccount(scope.accountId(), id)
-                : Transaction.findForAccount(scope.accountId(), id))
-                .filter(scope::covers)
-                .orElseThrow(() -> ApiException.notFound("Transaction " + transactionId));
-        return tx;
+        return scope.transaction(transactionId, forUpdate);
     }
 
     static MerchantView merchantOf(Transaction tx) {

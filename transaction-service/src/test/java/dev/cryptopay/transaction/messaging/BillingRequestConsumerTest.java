@@ -107,6 +107,31 @@ class BillingRequestConsumerTest {
     }
 
     @Test
+    void aRequestForAMerchantNotYetInTheViewWaitsAndIsOpenedOnRetry() {
+        MerchantConfiguration later = TestConfigurations.merchant(c -> c.allowedCrypto("BTC"));
+        UUID id = UUID.randomUUID();
+        consumer.onBillingEvent(request(new BillingRequest(id.toString(), later.accountId(), later.merchantId(),
+                BigDecimal.TEN, "USD", "BTC", "bitcoin", "p-later", null, null)).toJson());
+        assertEquals(1L, parked(id), "parked, and the consumer went on");
+        assertTrue(QuarkusTransaction.requiringNew().call(() -> Transaction.findById(id) == null));
+
+        CloudEvent arrives = CloudEvent.of("/merchant-service", EventTypes.MERCHANT_UPDATED, later.merchantId(),
+                mapper.valueToTree(later));
+        QuarkusTransaction.requiringNew().run(() -> merchants.apply(arrives.toJson()));
+        QuarkusTransaction.requiringNew().run(() -> em.createNativeQuery(
+                "update billing_retry set next_attempt_at = now() where transaction_id = :id")
+                .setParameter("id", id).executeUpdate());
+        // other parked requests may be due first (and the scheduled job may hold this one): retry until it is done
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(20));
+        while (parked(id) > 0 && Instant.now().isBefore(deadline)) {
+            consumer.retry();
+        }
+        assertEquals(0L, parked(id));
+        assertEquals("p-later", QuarkusTransaction.requiringNew()
+                .call(() -> Transaction.<Transaction>findById(id).referenceNumber));
+    }
+
+    @Test
     void aBillingRequestOnKafkaBecomesATransaction() throws Exception {
         MerchantConfiguration merchant = merchant();
         UUID id = UUID.randomUUID();
@@ -128,6 +153,12 @@ class BillingRequestConsumerTest {
         }
         assertNotNull(tx, "the consumer opened the transaction from the billing topic");
         assertEquals("p-kafka", tx.referenceNumber);
+    }
+
+    private long parked(UUID transactionId) {
+        return QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery(
+                "select count(*) from billing_retry where transaction_id = :id").setParameter("id", transactionId)
+                .getSingleResult()).longValue());
     }
 
     private void assertRejected(UUID transactionId, String code) {

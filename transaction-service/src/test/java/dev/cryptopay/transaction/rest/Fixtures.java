@@ -19,7 +19,10 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.config.JsonPathConfig;
 import io.restassured.specification.RequestSpecification;
 import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 
 /**
@@ -125,5 +128,44 @@ final class Fixtures {
                 .body("{\"rates\":[{\"code\":\"" + code + "\",\"usd\":\"" + usd + "\""
                         + (asOf == null ? "" : ",\"asOf\":\"" + asOf + "\"") + "}]}")
                 .when().put("/operator/rates").then().statusCode(200);
+    }
+
+    /** A transfer on the sandbox chain, as a customer's wallet would send it. */
+    static JsonNode transfer(MerchantConfiguration m, String network, String asset, String to, String amount,
+            int confirmations) {
+        return Fixtures.tree(apiKey(m).contentType(ContentType.JSON)
+                .body("{\"network\":\"" + network + "\",\"asset\":\"" + asset + "\",\"toAddress\":\"" + to
+                        + "\",\"amount\":\"" + amount + "\",\"confirmations\":" + confirmations + "}")
+                .when().post("/sandbox/chain/transfers").then().statusCode(201).extract().asString());
+    }
+
+    static JsonNode mine(MerchantConfiguration m, String network, int count) {
+        return Fixtures.tree(apiKey(m).contentType(ContentType.JSON)
+                .body("{\"network\":\"" + network + "\",\"count\":" + count + "}")
+                .when().post("/sandbox/chain/blocks").then().statusCode(200).extract().asString());
+    }
+
+    /** Waits until the mined blocks are read: the cursor reaches the sandbox head. */
+    /** Get Transaction until {@code condition} holds (10 s at most). */
+    static JsonNode await(MerchantConfiguration m, String id, Predicate<JsonNode> condition) {
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
+        JsonNode tx = Fixtures.get(apiKey(m), id);
+        while (!condition.test(tx)) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("condition not reached within 10 s; last state: " + tx.toPrettyString());
+            }
+            pause();
+            tx = Fixtures.get(apiKey(m), id);
+        }
+        return tx;
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 }

@@ -1,6 +1,9 @@
 package dev.cryptopay.transaction.rest;
 
 import static dev.cryptopay.transaction.rest.Fixtures.apiKey;
+import static dev.cryptopay.transaction.rest.Fixtures.await;
+import static dev.cryptopay.transaction.rest.Fixtures.mine;
+import static dev.cryptopay.transaction.rest.Fixtures.transfer;
 import static dev.cryptopay.transaction.rest.Fixtures.body;
 import static dev.cryptopay.transaction.rest.Fixtures.create;
 import static dev.cryptopay.transaction.rest.Fixtures.merchant;
@@ -22,7 +25,6 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -146,18 +148,30 @@ class PaymentDetectionTest {
     }
 
     @Test
-    void aCleanCancelWhileFundsAreConfirmingNeedsARefund() {
+    void aCleanCancelWhileFundsAreConfirmingRefundsThemOnceConfirmed() {
         MerchantConfiguration m = merchant(c -> c.minConfirms(3, 3));
         JsonNode created = create(apiKey(m), body("100", "USD", "BTC", "bitcoin"));
         String id = created.get("transactionId").asText();
         transfer(m, "bitcoin", "BTC", created.get("address").asText(), "0.002", 0);
         await(m, id, tx -> tx.get("paymentStatus").asInt() == 2);
-        apiKey(m).contentType(ContentType.JSON).body("{\"reason\":\"changed my mind\"}")
-                .when().patch("/transaction/" + id + "/cancel").then().statusCode(409)
-                .contentType(containsString("application/problem+json")).body("code", equalTo("refund_required"));
-        assertEquals(0, Fixtures.get(apiKey(m), id).get("status").asInt());
+        JsonNode cancelled = Fixtures.tree(apiKey(m).contentType(ContentType.JSON)
+                .body("{\"reason\":\"changed my mind\"}").when().patch("/transaction/" + id + "/cancel")
+                .then().statusCode(200).extract().asString());
+        assertEquals(-2, cancelled.get("status").asInt());
+        JsonNode leg = cancelled.get("refunds").get(0);
+        assertEquals(0, new BigDecimal("0.002").compareTo(leg.get("cryptoAmount").decimalValue()));
+        assertEquals("merchant", leg.get("gasFeePayer").asText());
+        assertEquals(0, leg.get("status").asInt());
+        // the leg waits while the funds confirm, and goes out once they are confirmed; the cancel stays final
+        mine(m, "bitcoin", 2);
+        assertEquals(0, await(m, id, tx -> payment(tx).get("confirmationCount").asInt() == 2)
+                .get("refunds").get(0).get("status").asInt());
+        mine(m, "bitcoin", 1);
+        JsonNode paidBack = await(m, id, tx -> tx.get("refunds").get(0).get("status").asInt() == 2);
+        assertEquals(-2, paidBack.get("status").asInt());
         apiKey(m).contentType(ContentType.JSON).body("{\"forfeit\":true}")
-                .when().patch("/transaction/" + id + "/cancel").then().statusCode(200).body("status", equalTo(-4));
+                .when().patch("/transaction/" + id + "/cancel").then().statusCode(409)
+                .contentType(containsString("application/problem+json")).body("code", equalTo("invalid_state"));
     }
 
     @Test
@@ -233,21 +247,6 @@ class PaymentDetectionTest {
         assertFalse(mined.get("headHash").asText().isBlank());
     }
 
-    private static JsonNode transfer(MerchantConfiguration m, String network, String asset, String to, String amount,
-            int confirmations) {
-        return Fixtures.tree(apiKey(m).contentType(ContentType.JSON)
-                .body("{\"network\":\"" + network + "\",\"asset\":\"" + asset + "\",\"toAddress\":\"" + to
-                        + "\",\"amount\":\"" + amount + "\",\"confirmations\":" + confirmations + "}")
-                .when().post("/sandbox/chain/transfers").then().statusCode(201).extract().asString());
-    }
-
-    private static JsonNode mine(MerchantConfiguration m, String network, int count) {
-        return Fixtures.tree(apiKey(m).contentType(ContentType.JSON)
-                .body("{\"network\":\"" + network + "\",\"count\":" + count + "}")
-                .when().post("/sandbox/chain/blocks").then().statusCode(200).extract().asString());
-    }
-
-    /** Waits until the mined blocks are read: the cursor reaches the sandbox head. */
     private void watcherCatchesUp(MerchantConfiguration m, String network) {
         Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
         while (Instant.now().isBefore(deadline)) {
@@ -261,19 +260,6 @@ class PaymentDetectionTest {
             sleep();
         }
         throw new AssertionError("the watcher did not read " + network + " up to its head within 10 s");
-    }
-
-    private static JsonNode await(MerchantConfiguration m, String id, Predicate<JsonNode> condition) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
-        JsonNode tx = Fixtures.get(apiKey(m), id);
-        while (!condition.test(tx)) {
-            if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("condition not reached within 10 s; last state: " + tx.toPrettyString());
-            }
-            sleep();
-            tx = Fixtures.get(apiKey(m), id);
-        }
-        return tx;
     }
 
     private static JsonNode payment(JsonNode tx) {

@@ -57,6 +57,7 @@ public final class TestConfigurations {
         Integer minConfirmsLow;
         Integer minConfirmsHigh;
         BigDecimal highThreshold;
+        Integer refundWindowHours = 72;
 
         public Builder merchantId(UUID value) {
             merchantId = value;
@@ -150,6 +151,11 @@ public final class TestConfigurations {
             return this;
         }
 
+        public Builder refundWindowHours(Integer hours) {
+            refundWindowHours = hours;
+            return this;
+        }
+
         public MerchantConfiguration build() {
             Map<String, Map<String, AssetNetworkConfig>> configs = new TreeMap<>();
             for (String code : allowedCrypto) {
@@ -165,7 +171,7 @@ public final class TestConfigurations {
             return new MerchantConfiguration(merchantId.toString(), accountId.toString(), externalMID, name, null,
                     descriptor, country, region, status, fxRateAllowed, new ArrayList<>(allowedCrypto), List.of(),
                     networkConfigs != null ? networkConfigs : configs, highThreshold, kycEnabled, kycThreshold, null,
-                    travelRules, Map.of(), 72, false, fees, null, xpubs, Map.of(), null, null, null, version,
+                    travelRules, Map.of(), refundWindowHours, false, fees, null, xpubs, Map.of(), null, null, null, version,
                     "2026-11-21T10:00:00Z");
         }
     }

@@ -1,0 +1,222 @@
+package dev.cryptopay.transaction.payout;
+
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.transaction.chain.ChainAdapter;
+import dev.cryptopay.transaction.chain.ChainAdapters;
+import dev.cryptopay.transaction.chain.EvmChainAdapter;
+import dev.cryptopay.transaction.chain.SandboxChain;
+import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.Refund;
+import dev.cryptopay.transaction.domain.RefundStatus;
+import dev.cryptopay.transaction.service.Clock;
+import dev.cryptopay.transaction.service.Environment;
+import dev.cryptopay.transaction.service.RefundEvents;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jboss.logging.Logger;
+
+/**
+ * Pays refund legs out of the platform's treasury and follows them to completion (docs/transactions.md "Refunds").
+ *
+ * <ul>
+ * <li><b>Pending (0) → broadcast (2).</b> A leg waits while funds of its payment request are still confirming; it
+ * fails when the confirmed funds left for it no longer cover it (a reorganisation took them). On a sandbox-chain
+ * network the sandbox treasury sends it on the sandbox chain in the same database transaction. On an EVM network
+ * with a treasury key the payout is signed and the signature stored first, then sent, then marked broadcast; a
+ * stored signature is re-sent as it is until the node has it, and no other payout of that network is signed
+ * meanwhile (one nonce at a time). A network without a treasury waits for the operator.</li>
+ * <li><b>Broadcast (2) → completed (1) or failed (-1).</b> Once the payout is in a block, it completes at its
+ * required confirmations (the merchant's {@code minConfirmsLow} for the asset); a reverted payout fails.</li>
+ * </ul>
+ * Legs are claimed with {@code for update skip locked}, so several replicas never handle one leg at once.
+ */
+@ApplicationScoped
+public class RefundPayouts {
+
+    private static final Logger LOG = Logger.getLogger(RefundPayouts.class);
+
+    private final EntityManager em;
+    private final ChainAdapters chains;
+    private final SandboxChain sandbox;
+    private final RefundEvents events;
+    private final Environment environment;
+    private final TransactionServiceConfig config;
+    private final Map<String, EvmTreasury> treasuries = new HashMap<>();
+
+    public RefundPayouts(EntityManager em, ChainAdapters chains, SandboxChain sandbox, RefundEvents events,
+            Environment environment, TransactionServiceConfig config) {
+        this.em = em;
+        this.chains = chains;
+        this.sandbox = sandbox;
+        this.events = events;
+        this.environment = environment;
+        this.config = config;
+        config.refunds().treasury().forEach((network, treasury) -> chains.of(network)
+                .filter(EvmChainAdapter.class::isInstance).map(EvmChainAdapter.class::cast)
+                .ifPresentOrElse(node -> treasuries.put(network, new EvmTreasury(network, node.web3j(),
+                        node.chainId(), treasury.privateKey())),
+                        () -> LOG.warnf("A treasury key is configured for %s, which is not watched on an EVM node; "
+                                + "its refunds are paid out by hand", network)));
+    }
+
+    @Scheduled(every = "${cryptopay.transaction.refunds.payout-interval:1s}", delayed = "3s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void run() {
+        if (!config.detection().enabled()) {
+            return;
+        }
+        try {
+            for (UUID id : ids(RefundStatus.PENDING)) {
+                payOut(id);
+            }
+            for (UUID id : ids(RefundStatus.BROADCAST)) {
+                QuarkusTransaction.requiringNew().run(() -> follow(id));
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("Refund payouts paused until the next run: %s", e.getMessage());
+        }
+    }
+
+    private List<UUID> ids(RefundStatus status) {
+        return QuarkusTransaction.requiringNew().call(() -> em.createQuery(
+                "select r.id from Refund r where r.status = ?1 order by r.createdAt, r.id", UUID.class)
+                .setParameter(1, status.wire()).setMaxResults(config.refunds().payoutBatch()).getResultList());
+    }
+
+    /** One pending leg: sent in one step on the sandbox chain, or signed, sent and marked on an EVM node. */
+    void payOut(UUID id) {
+        EvmTreasury.Signed signed = QuarkusTransaction.requiringNew().call(() -> {
+            Refund leg = claim(id, RefundStatus.PENDING);
+            if (leg == null || !fundsStillThere(leg)) {
+                return null;
+            }
+            if (chains.simulated(leg.cryptoNetwork)) {
+                String hash = sandbox.transfer(leg.accountId, new SandboxChain.TransferCommand(leg.cryptoNetwork,
+                        leg.cryptoAsset, leg.receiverAddress, leg.cryptoAmount.toPlainString(), null, 0)).txnHash();
+                broadcast(leg, hash);
+                return null;
+            }
+            EvmTreasury treasury = treasuries.get(leg.cryptoNetwork);
+            if (treasury == null) {
+                return null; // paid out by hand: the operator marks it
+            }
+            if (leg.payoutRaw == null) {
+                lockNetwork(leg.cryptoNetwork);
+                if (Refund.count("cryptoNetwork = ?1 and status = ?2 and payoutRaw is not null and id <> ?3",
+                        leg.cryptoNetwork, RefundStatus.PENDING.wire(), leg.id) > 0) {
+                    return null; // an earlier payout still has to reach the node: one nonce at a time
+                }
+                EvmTreasury.Signed payout = treasury.sign(leg.receiverAddress, leg.cryptoAmount,
+                        tokenContract(leg), Catalogue.get().asset(leg.cryptoAsset).orElseThrow().decimals());
+                leg.payoutRaw = payout.raw();
+                leg.txnHash = payout.txnHash();
+                leg.updatedAt = Clock.now();
+            }
+            return new EvmTreasury.Signed(leg.txnHash, leg.payoutRaw);
+        });
+        if (signed == null) {
+            return;
+        }
+        treasuries.get(network(id)).send(signed);
+        QuarkusTransaction.requiringNew().run(() -> {
+            Refund leg = claim(id, RefundStatus.PENDING);
+            if (leg != null) {
+                broadcast(leg, signed.txnHash());
+                leg.payoutRaw = null;
+            }
+        });
+    }
+
+    /** One broadcast leg: its confirmations, then completed; failed when the chain reverted it. */
+    void follow(UUID id) {
+        Refund leg = claim(id, RefundStatus.BROADCAST);
+        if (leg == null || leg.txnHash == null) {
+            return;
+        }
+        Optional<ChainAdapter> chain = chains.of(leg.cryptoNetwork);
+        if (chain.isEmpty()) {
+            return; // paid out by hand: the operator completes it
+        }
+        Optional<ChainAdapter.Inclusion> inclusion = chain.get().inclusion(leg.txnHash);
+        if (inclusion.isEmpty()) {
+            return;
+        }
+        if (!inclusion.get().succeeded()) {
+            leg.fail("the payout transaction reverted on chain", Clock.now());
+            events.publish(leg, EventTypes.REFUND_FAILED);
+            return;
+        }
+        leg.blockNumber = inclusion.get().blockNumber();
+        int confirmations = (int) Math.min(Integer.MAX_VALUE, chain.get().head() - leg.blockNumber + 1);
+        if (confirmations == leg.confirmations) {
+            return;
+        }
+        leg.confirmations = confirmations;
+        leg.updatedAt = Clock.now();
+        if (confirmations >= leg.requiredConfirmations) {
+            leg.complete(Clock.now());
+            events.publish(leg, EventTypes.REFUND_COMPLETED);
+        }
+    }
+
+    /**
+     * Whether the leg can go: false while funds of its request are still confirming (it waits); when they are all
+     * settled and the confirmed funds left for it no longer cover it, the leg fails.
+     */
+    private boolean fundsStillThere(Refund leg) {
+        List<PaymentTransfer> transfers = PaymentTransfer.list("paymentRequestId", leg.paymentRequestId);
+        if (transfers.stream().anyMatch(t -> t.status == PaymentTransfer.CONFIRMING)) {
+            return false;
+        }
+        BigDecimal confirmed = transfers.stream().filter(t -> t.status == PaymentTransfer.CONFIRMED)
+                .map(t -> t.amount).reduce(BigDecimal.ZERO, BigDecimal::add);
+        BigDecimal paidOut = Refund.<Refund>list("paymentRequestId = ?1 and status in (?2, ?3) and id <> ?4",
+                leg.paymentRequestId, RefundStatus.BROADCAST.wire(), RefundStatus.COMPLETED.wire(), leg.id).stream()
+                .map(r -> r.grossCrypto).reduce(BigDecimal.ZERO, BigDecimal::add);
+        if (confirmed.subtract(paidOut).compareTo(leg.grossCrypto) < 0) {
+            leg.fail("the funds it refunds are no longer on the chain", Clock.now());
+            events.publish(leg, EventTypes.REFUND_FAILED);
+            return false;
+        }
+        return true;
+    }
+
+    private void broadcast(Refund leg, String hash) {
+        leg.broadcast(hash, Clock.now());
+        events.publish(leg, EventTypes.REFUND_BROADCAST);
+    }
+
+    private Refund claim(UUID id, RefundStatus status) {
+        @SuppressWarnings("unchecked")
+        List<Refund> rows = em.createNativeQuery(
+                "select * from refund where id = :id and status = :status for update skip locked", Refund.class)
+                .setParameter("id", id).setParameter("status", status.wire()).getResultList();
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    private void lockNetwork(String network) {
+        em.createNativeQuery("select pg_advisory_xact_lock(hashtext(:key))")
+                .setParameter("key", "treasury:" + network).getSingleResult();
+    }
+
+    private String network(UUID id) {
+        return QuarkusTransaction.requiringNew().call(() -> Refund.<Refund>findById(id).cryptoNetwork);
+    }
+
+    private String tokenContract(Refund leg) {
+        Catalogue.Network network = Catalogue.get().network(leg.cryptoNetwork).orElseThrow();
+        Catalogue.Asset asset = Catalogue.get().asset(leg.cryptoAsset).orElseThrow();
+        return Environment.isNative(network, asset) ? null
+                : environment.tokenContract(leg.cryptoNetwork, leg.cryptoAsset).orElseThrow();
+    }
+}
