@@ -55,6 +55,11 @@ public final class Suite {
 
     /** The test EVM node deploy/local/up --test starts (anvil, chain id 11155111, the test token deployed first). */
     public static final String ANVIL = System.getProperty("test.anvil.url", "http://127.0.0.1:18545");
+    /**
+     * The refund treasury on the test node: the private key of anvil's account 0 of the public test mnemonic
+     * ("test test … junk"), a well-known local development key that holds test ETH and the test token.
+     */
+    public static final String TREASURY_KEY = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
     /** Where the test token lands: the first contract account 0 of the test mnemonic deploys. */
     public static final String TEST_TOKEN = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
 
@@ -65,7 +70,8 @@ public final class Suite {
     private static final Map<String, List<String>> EXTRA_PROPERTIES = Map.of(
             "transaction", List.of(
                     "-Dcryptopay.transaction.chains.ethereum.rpc-url=" + ANVIL,
-                    "-Dcryptopay.transaction.token-contracts.sandbox.ethereum.USDC=" + TEST_TOKEN));
+                    "-Dcryptopay.transaction.token-contracts.sandbox.ethereum.USDC=" + TEST_TOKEN,
+                    "-Dcryptopay.transaction.refunds.treasury.ethereum.private-key=" + TREASURY_KEY));
 
     private static Suite running;
     private final Map<String, Process> processes = new LinkedHashMap<>();
@@ -159,7 +165,21 @@ public final class Suite {
         System.out.printf("[suite] six services ready in %d ms%n", Duration.between(begin, Instant.now()).toMillis());
     }
 
+    /**
+     * Starts a second instance of {@code service} beside the suite's, on {@code port} with the same database, broker
+     * and settings (as a replica in production would run); answers once it is ready. Stop it with
+     * {@code stopService(name)}.
+     */
+    public void startReplica(String service, String name, int port) {
+        launch(service, name, port);
+        awaitReady(name, port, Duration.ofSeconds(90));
+    }
+
     private void launch(String service) {
+        launch(service, service, SERVICES.get(service));
+    }
+
+    private void launch(String service, String name, int port) {
         Path jar = root.resolve(service + "-service/target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build the services first (mvn verify builds them)");
@@ -172,27 +192,32 @@ public final class Suite {
         ProcessBuilder builder = new ProcessBuilder(command);
         Map<String, String> env = builder.environment();
         Path keys = root.resolve("deploy/local/keys");
-        env.put("PORT", String.valueOf(SERVICES.get(service)));
+        env.put("PORT", String.valueOf(port));
         env.put("DB_URL", jdbcUrl(service));
         env.put("KAFKA_BOOTSTRAP_SERVERS", KAFKA);
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", keys.resolve("local-dev-internal-public.pem").toString());
         env.put("INTERNAL_JWT_PRIVATE_KEY_LOCATION", keys.resolve("local-dev-internal-private.pem").toString());
         env.put("OPERATOR_JWT_PUBLIC_KEY_LOCATION", keys.resolve("local-dev-operator-public.pem").toString());
-        SERVICES.forEach((name, port) -> env.put(name.toUpperCase() + "_SERVICE_URL", "http://127.0.0.1:" + port));
+        SERVICES.forEach((other, otherPort) -> env.put(other.toUpperCase() + "_SERVICE_URL",
+                "http://127.0.0.1:" + otherPort));
         env.putAll(EXTRA_ENV.getOrDefault(service, Map.of()));
         try {
             Files.createDirectories(logs);
-            Path log = logs.resolve(service + ".log");
+            Path log = logs.resolve(name + ".log");
             builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            processes.put(service, builder.start());
+            processes.put(name, builder.start());
         } catch (IOException e) {
             throw new IllegalStateException("cannot start " + service, e);
         }
     }
 
     private void awaitReady(String service, Duration timeout) {
+        awaitReady(service, SERVICES.get(service), timeout);
+    }
+
+    private void awaitReady(String service, int port, Duration timeout) {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        URI ready = URI.create("http://127.0.0.1:" + SERVICES.get(service) + "/q/health/ready");
+        URI ready = URI.create("http://127.0.0.1:" + port + "/q/health/ready");
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             Process process = processes.get(service);

@@ -49,18 +49,41 @@ final class Anvil {
         }
     }
 
+    /** Account 1 of the test mnemonic: a customer distinct from the treasury (account 0), for refunds. */
+    static final String CUSTOMER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
     /** Sends {@code eth} ETH to {@code to} (anvil mines it into a block of its own); answers the hash. */
     static String sendEth(String to, BigDecimal eth) {
+        return sendEth(PAYER, to, eth);
+    }
+
+    static String sendEth(String from, String to, BigDecimal eth) {
         String wei = "0x" + eth.movePointRight(18).toBigIntegerExact().toString(16);
-        return call("eth_sendTransaction", java.util.Map.of("from", PAYER, "to", to, "value", wei)).asText();
+        return call("eth_sendTransaction", java.util.Map.of("from", from, "to", to, "value", wei)).asText();
     }
 
     /** Sends {@code amount} of the 6-decimal test token to {@code to} with ERC-20 transfer(address,uint256). */
     static String sendToken(String to, BigDecimal amount) {
+        return sendToken(PAYER, to, amount);
+    }
+
+    static String sendToken(String from, String to, BigDecimal amount) {
         String units = amount.movePointRight(6).toBigIntegerExact().toString(16);
         String data = "0xa9059cbb" + pad(to.substring(2).toLowerCase(Locale.ROOT)) + pad(units);
-        return call("eth_sendTransaction", java.util.Map.of("from", PAYER, "to", Suite.TEST_TOKEN, "data", data))
+        return call("eth_sendTransaction", java.util.Map.of("from", from, "to", Suite.TEST_TOKEN, "data", data))
                 .asText();
+    }
+
+    /** The ETH balance of {@code address}, in wei. */
+    static BigInteger balance(String address) {
+        return new BigInteger(call("eth_getBalance", address, "latest").asText().substring(2), 16);
+    }
+
+    /** The test token balance of {@code address}, in base units (6 decimals). */
+    static BigInteger tokenBalance(String address) {
+        String data = "0x70a08231" + pad(address.substring(2).toLowerCase(Locale.ROOT));
+        String answer = call("eth_call", java.util.Map.of("to", Suite.TEST_TOKEN, "data", data), "latest").asText();
+        return new BigInteger(answer.substring(2), 16);
     }
 
     static void mine(int blocks) {
