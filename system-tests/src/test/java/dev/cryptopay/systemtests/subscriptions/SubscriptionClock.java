@@ -27,7 +27,12 @@ final class SubscriptionClock {
 
     /** Advances the clock and runs one billing pass; answers the service's time afterwards. */
     static Instant advance(Duration by) {
-        String now = given().baseUri("http://127.0.0.1:" + Suite.port("subscription"))
+        return advance(Suite.port("subscription"), by);
+    }
+
+    /** The same on the instance listening on {@code port} (a replica keeps its own clock). */
+    static Instant advance(int port, Duration by) {
+        String now = given().baseUri("http://127.0.0.1:" + port)
                 .auth().oauth2(operatorToken()).contentType(ContentType.JSON)
                 .body("{\"advanceSeconds\":" + by.toSeconds() + "}")
                 .when().put("/operator/subscriptions/clock")
@@ -37,6 +42,13 @@ final class SubscriptionClock {
 
     static Instant now() {
         return advance(Duration.ZERO);
+    }
+
+    /** How far the clock of the instance on {@code port} is ahead of the system clock. */
+    static Duration offset(int port) {
+        Number seconds = given().baseUri("http://127.0.0.1:" + port).auth().oauth2(operatorToken())
+                .when().get("/operator/subscriptions/clock").then().statusCode(200).extract().path("offsetSeconds");
+        return Duration.ofSeconds(seconds.longValue());
     }
 
     /** An RS256 identity token with the operator role (the claims of service-support's IdentityClaims). */
