@@ -31,4 +31,14 @@ class PageRequestTest {
         assertEquals(400, e.status());
         assertEquals(field, e.errors().get(0).field());
     }
+
+    @Test
+    void aPageBeyondTenMillionItemsIsRefusedNotOverflowed() {
+        ApiException e = assertThrows(ApiException.class, () -> PageRequest.of("100", "2147483647"));
+        assertEquals(400, e.status());
+        assertEquals("page", e.errors().get(0).field());
+        assertThrows(ApiException.class, () -> PageRequest.of("100", "100002"));
+        // the last page that may still start: (100001 − 1) × 100 = 10,000,000
+        assertEquals(10_000_000L, PageRequest.of("100", "100001").offset());
+    }
 }

@@ -11,7 +11,8 @@ import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.service.Clock;
 import dev.cryptopay.transaction.service.PaymentRequests;
 import dev.cryptopay.transaction.service.TransactionEvents;
@@ -233,11 +234,11 @@ public class Detection {
 
     /** First seen after its request expired or was cancelled, or after the transaction ended other than paid. */
     static boolean isLate(PaymentRequest request, Transaction tx, OffsetDateTime now) {
-        boolean requestEnded = request.status == TransactionStatus.PR_EXPIRED
-                || request.status == TransactionStatus.PR_CANCELLED
-                || request.status == TransactionStatus.PR_AWAITING && now.isAfter(request.expiration);
-        boolean transactionEnded = tx.status == TransactionStatus.EXPIRED || tx.status == TransactionStatus.CANCELLED
-                || tx.status == TransactionStatus.FORFEITED;
+        boolean requestEnded = request.state() == PaymentRequestState.EXPIRED
+                || request.state() == PaymentRequestState.CANCELLED
+                || request.state() == PaymentRequestState.AWAITING && now.isAfter(request.expiration);
+        boolean transactionEnded = tx.state() == TransactionState.EXPIRED || tx.state() == TransactionState.CANCELLED
+                || tx.state() == TransactionState.FORFEITED;
         return requestEnded || transactionEnded;
     }
 

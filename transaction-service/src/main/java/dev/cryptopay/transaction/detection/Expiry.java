@@ -5,7 +5,8 @@ import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.service.Clock;
 import dev.cryptopay.transaction.service.TransactionEvents;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -68,11 +69,11 @@ public class Expiry {
         for (Transaction tx : due) {
             List<PaymentRequest> requests = PaymentRequest.ofTransaction(tx.id);
             for (PaymentRequest request : requests) {
-                if (request.status == TransactionStatus.PR_AWAITING) {
-                    request.status = TransactionStatus.PR_EXPIRED;
+                if (request.state() == PaymentRequestState.AWAITING) {
+                    request.moveTo(PaymentRequestState.EXPIRED);
                 }
             }
-            tx.status = TransactionStatus.EXPIRED;
+            tx.moveTo(TransactionState.EXPIRED);
             tx.updatedAt = now;
             Settlement.apply(tx, requests, PaymentTransfer.ofTransaction(tx.id));
             events.publish(EventTypes.TRANSACTION_EXPIRED, tx);
@@ -80,11 +81,16 @@ public class Expiry {
         return due.size();
     }
 
-    /** Expires one batch of payment requests whose QR expired without funds (their transaction may go on). */
+    /**
+     * Expires one batch of payment requests whose QR expired without funds (their transaction may go on): the move
+     * AWAITING → EXPIRED of {@link PaymentRequestState}'s table, made in one statement for the whole batch.
+     */
     int expireRequests() {
-        return em.createNativeQuery("update payment_request set status = -1 where id in (select id from "
-                + "payment_request where status = 0 and expiration < :now order by expiration limit :limit "
+        return em.createNativeQuery("update payment_request set status = :expired where id in (select id from "
+                + "payment_request where status = :awaiting and expiration < :now order by expiration limit :limit "
                 + "for update skip locked)")
+                .setParameter("expired", PaymentRequestState.EXPIRED.wire())
+                .setParameter("awaiting", PaymentRequestState.AWAITING.wire())
                 .setParameter("now", Clock.now()).setParameter("limit", config.detection().expiryBatch())
                 .executeUpdate();
     }

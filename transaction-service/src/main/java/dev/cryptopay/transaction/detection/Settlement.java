@@ -3,7 +3,9 @@ package dev.cryptopay.transaction.detection;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.PaymentStatus;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.quote.Money;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
@@ -62,17 +64,17 @@ public final class Settlement {
         BigDecimal due = due(tx);
         tx.receivedUSD = Money.usd(confirmedUSD);
         if (!anySeen) {
-            tx.paymentStatus = TransactionStatus.UNPAID;
+            tx.paymentStatus = PaymentStatus.UNPAID.wire();
         } else if (confirmedUSD.compareTo(due) >= 0) {
-            tx.paymentStatus = confirmedUSD.subtract(due).compareTo(CENT) >= 0 ? TransactionStatus.OVERPAID
-                    : TransactionStatus.PAID;
+            tx.paymentStatus = confirmedUSD.subtract(due).compareTo(CENT) >= 0 ? PaymentStatus.OVERPAID.wire()
+                    : PaymentStatus.PAID.wire();
         } else if (anyConfirming) {
-            tx.paymentStatus = TransactionStatus.CONFIRMING;
+            tx.paymentStatus = PaymentStatus.CONFIRMING.wire();
         } else {
-            tx.paymentStatus = TransactionStatus.PARTIALLY_PAID;
+            tx.paymentStatus = PaymentStatus.PARTIALLY_PAID.wire();
         }
-        if (tx.status == TransactionStatus.PENDING && confirmedOnTimeUSD.compareTo(due) >= 0) {
-            tx.status = TransactionStatus.SUCCESS;
+        if (tx.state() == TransactionState.PENDING && confirmedOnTimeUSD.compareTo(due) >= 0) {
+            tx.moveTo(TransactionState.SUCCESS);
             tx.succeededAt = lastConfirmation(byRequest.values().stream().flatMap(List::stream)
                     .filter(t -> !t.late).toList());
             return new Outcome(true);
@@ -104,20 +106,20 @@ public final class Settlement {
         request.txnHash = first == null ? null : first.txnHash;
         request.fromAddress = first == null ? null : first.fromAddress;
         request.confirmationCount = seen.stream().mapToInt(t -> t.confirmations).min().orElse(0);
-        if (request.status == TransactionStatus.PR_EXPIRED || request.status == TransactionStatus.PR_CANCELLED) {
+        if (request.state() == PaymentRequestState.EXPIRED || request.state() == PaymentRequestState.CANCELLED) {
             return;
         }
         List<PaymentTransfer> onTime = seen.stream().filter(t -> !t.late).toList();
         if (onTime.isEmpty()) {
-            request.status = TransactionStatus.PR_AWAITING;
+            request.moveTo(PaymentRequestState.AWAITING);
         } else if (onTime.stream().anyMatch(t -> t.status == PaymentTransfer.CONFIRMING)) {
-            request.status = TransactionStatus.PR_CONFIRMING;
+            request.moveTo(PaymentRequestState.CONFIRMING);
         } else {
-            request.status = sum(onTime, true, true).compareTo(request.expectedCrypto) >= 0
-                    ? TransactionStatus.PR_CONFIRMED : TransactionStatus.PR_UNDERPAID;
+            request.moveTo(sum(onTime, true, true).compareTo(request.expectedCrypto) >= 0
+                    ? PaymentRequestState.CONFIRMED : PaymentRequestState.UNDERPAID);
         }
-        boolean completed = request.status == TransactionStatus.PR_CONFIRMED
-                || request.status == TransactionStatus.PR_UNDERPAID;
+        boolean completed = request.state() == PaymentRequestState.CONFIRMED
+                || request.state() == PaymentRequestState.UNDERPAID;
         request.completedAt = completed ? lastConfirmation(onTime) : null;
     }
 

@@ -100,6 +100,21 @@ public class PaymentRequest extends PanacheEntityBase {
     @Column(name = "created_at", nullable = false)
     public OffsetDateTime createdAt;
 
+    public PaymentRequestState state() {
+        return PaymentRequestState.of(status);
+    }
+
+    /**
+     * Moves to {@code next} (staying is always allowed) when {@link PaymentRequestState}'s table allows it. Only
+     * detection, expiry and cancel move a request, never a client directly, so a refused move is a bug.
+     */
+    public void moveTo(PaymentRequestState next) {
+        if (state() != next && !state().canMoveTo(next)) {
+            throw new IllegalStateException("payment request " + id + " cannot move from " + state() + " to " + next);
+        }
+        status = next.wire();
+    }
+
     public static List<PaymentRequest> ofTransaction(UUID transactionId) {
         return list("transactionId = ?1 order by createdAt, id", transactionId);
     }

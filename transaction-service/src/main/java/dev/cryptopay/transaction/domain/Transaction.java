@@ -121,6 +121,20 @@ public class Transaction extends PanacheEntityBase {
     @Column(name = "merchant_fees", columnDefinition = "jsonb")
     public MerchantFees merchantFees;
 
+    public TransactionState state() {
+        return TransactionState.of(status);
+    }
+
+    /** The state a new transaction starts in (0, or -3 when KYC is needed). */
+    public void start(TransactionState initial) {
+        status = initial.wire();
+    }
+
+    /** Moves to {@code next} when {@link TransactionState}'s table allows it; else 409 invalid_state. */
+    public void moveTo(TransactionState next) {
+        status = state().moveTo(next).wire();
+    }
+
     public static Optional<Transaction> findForAccount(UUID accountId, UUID id) {
         return find("accountId = ?1 and id = ?2", accountId, id).firstResultOptional();
     }

@@ -78,17 +78,23 @@ public final class EvmTreasury {
     }
 
     /**
-     * Sends a signed payout. A node that already knows it (sent before a crash) may refuse it as known or its nonce
-     * as used; that is success when the node has the transaction.
+     * Sends a signed payout; true when the node has it. A node that already knows it (sent before a crash) may refuse
+     * it as known or its nonce as used; that is success when the node has the transaction. False when the node
+     * refuses it for a nonce another transaction of the treasury took: that signature can never be mined, so the
+     * caller signs the payout again.
      */
-    public void send(Signed payout) {
+    public boolean send(Signed payout) {
         try {
             EthSendTransaction answer = web3j.ethSendRawTransaction(payout.raw()).send();
             if (answer.hasError() && web3j.ethGetTransactionByHash(payout.txnHash()).send().getTransaction()
                     .isEmpty()) {
-                throw new ChainUnavailableException(network, "the node refused a payout: "
-                        + answer.getError().getMessage());
+                String error = answer.getError().getMessage();
+                if (error != null && error.toLowerCase(java.util.Locale.ROOT).contains("nonce too low")) {
+                    return false;
+                }
+                throw new ChainUnavailableException(network, "the node refused a payout: " + error);
             }
+            return true;
         } catch (IOException e) {
             throw new ChainUnavailableException(network, "the node could not be reached to send a payout: "
                     + e.getClass().getSimpleName());

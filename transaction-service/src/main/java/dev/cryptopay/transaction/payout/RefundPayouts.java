@@ -127,13 +127,20 @@ public class RefundPayouts {
         if (signed == null) {
             return;
         }
-        treasuries.get(network(id)).send(signed);
+        boolean sent = treasuries.get(network(id)).send(signed);
         QuarkusTransaction.requiringNew().run(() -> {
             Refund leg = claim(id, RefundStatus.PENDING);
-            if (leg != null) {
-                broadcast(leg, signed.txnHash());
-                leg.payoutRaw = null;
+            if (leg == null) {
+                return;
             }
+            if (sent) {
+                broadcast(leg, signed.txnHash());
+            } else {
+                LOG.warnf("Payout of refund %s was signed with a nonce the treasury used meanwhile; signing it again",
+                        id);
+                leg.txnHash = null;
+            }
+            leg.payoutRaw = null;
         });
     }
 

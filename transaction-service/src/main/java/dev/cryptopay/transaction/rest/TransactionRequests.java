@@ -3,7 +3,7 @@ package dev.cryptopay.transaction.rest;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.rest.TransactionDtos.CreateTransactionRequest;
 import dev.cryptopay.transaction.rest.TransactionDtos.Prefill;
@@ -98,7 +98,7 @@ final class TransactionRequests {
             for (String part : status.split(",")) {
                 try {
                     int value = Integer.parseInt(part.strip());
-                    if (!TransactionStatus.ALL.contains(value)) {
+                    if (java.util.Arrays.stream(TransactionState.values()).noneMatch(s -> s.wire() == value)) {
                         v.add("status", "must be a comma-separated list of 0, 1, -1, -2, -3, -4");
                         break;
                     }

@@ -13,7 +13,7 @@ import dev.cryptopay.transaction.detection.Settlement;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
 import dev.cryptopay.transaction.qr.PaymentUri;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.quote.Quote;
@@ -131,7 +131,7 @@ public class PaymentRequests {
         request.customerFeeUSD = quote.customerFeeUSD();
         request.confirmationCount = 0;
         request.requiredConfirmations = requiredConfirmations(config, asset, network, tx.totalUSD);
-        request.status = TransactionStatus.PR_AWAITING;
+        request.moveTo(PaymentRequestState.AWAITING);
         request.qrData = PaymentUri.of(catalogueNetwork, catalogueAsset, address, quote.assetAmount(), tokenContract,
                 environment.chainId(catalogueNetwork));
         request.wallet = wallet;

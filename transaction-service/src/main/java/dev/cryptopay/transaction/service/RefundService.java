@@ -13,7 +13,7 @@ import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.RefundStatus;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.rates.Rates;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -267,7 +267,7 @@ public class RefundService {
         int hours = configured != null ? configured : config.refunds().defaultWindowHours();
         if (now.isAfter(from.plusHours(hours))) {
             throw ApiException.conflict("refund_window_closed", "The refund window of " + hours + " hours closed at "
-                    + from.plusHours(hours).toInstant() + (tx.status == TransactionStatus.SUCCESS
+                    + from.plusHours(hours).toInstant() + (tx.state() == TransactionState.SUCCESS
                             ? " (counted from success)." : " (counted from the last received funds)."));
         }
     }

@@ -11,7 +11,9 @@ import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.PaymentStatus;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.kyc.KycPolicy;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.rates.Rates;
@@ -91,7 +93,7 @@ public class TransactionService {
         tx.descriptor = request.descriptor() != null ? request.descriptor() : config.descriptor();
         tx.referenceNumber = request.referenceNumber();
         tx.quoteID = request.quoteID();
-        tx.paymentStatus = TransactionStatus.UNPAID;
+        tx.paymentStatus = PaymentStatus.UNPAID.wire();
         tx.currency = request.currency();
         tx.totalLocal = request.amount();
         tx.fxRateToUSD = fxRateToUSD;
@@ -109,7 +111,7 @@ public class TransactionService {
         tx.kycTriggered = kyc.kycTriggered();
         tx.travelRuleTriggered = kyc.travelRuleTriggered();
         if (kyc.verificationRequired()) {
-            tx.status = TransactionStatus.WAITING_FOR_KYC;
+            tx.start(TransactionState.WAITING_FOR_KYC);
             tx.requiredFields = KycPolicy.requiredFields(request.prefill());
             tx.expiration = now.plus(this.config.kycExpiration());
             tx.persist();
@@ -117,7 +119,7 @@ public class TransactionService {
             events.publish(EventTypes.TRANSACTION_KYC_REQUIRED, tx);
             return TransactionViews.waitingForKyc(tx);
         }
-        tx.status = TransactionStatus.PENDING;
+        tx.start(TransactionState.PENDING);
         tx.requiredFields = List.of();
         tx.expiration = now;
         tx.persist();
@@ -130,8 +132,9 @@ public class TransactionService {
     @Transactional
     public TransactionView get(Caller caller, String transactionId) {
         consistentReads.begin();
-        Transaction tx = visible(access.scope(caller), transactionId, false);
-        return TransactionViews.load(tx);
+        CallerScope scope = access.scope(caller);
+        TransactionView view = TransactionViews.load(visible(scope, transactionId, false));
+        return scope.apiKey() ? view : view.customerView();
     }
 
     /** The payment request a QR is drawn for: the named one, or the latest. */
@@ -157,11 +160,11 @@ public class TransactionService {
     @Transactional
     public CreationResult pay(Caller caller, String transactionId, String asset, String network, String wallet) {
         Transaction tx = visible(access.scope(caller), transactionId, true);
-        if (tx.status == TransactionStatus.WAITING_FOR_KYC) {
+        if (tx.state() == TransactionState.WAITING_FOR_KYC) {
             throw ApiException.conflict("invalid_state",
                     "The transaction waits for verification (status -3); submit it first.");
         }
-        if (tx.status != TransactionStatus.PENDING) {
+        if (tx.state() != TransactionState.PENDING) {
             throw ApiException.conflict("invalid_state",
                     "A payment can only be requested while the transaction is pending (status " + tx.status + ").");
         }
@@ -188,18 +191,14 @@ public class TransactionService {
     @Transactional
     public TransactionView cancel(Caller caller, String transactionId, String reason, boolean forfeit) {
         Transaction tx = visible(access.scope(caller), transactionId, true);
-        if (TransactionStatus.FINAL.contains(tx.status)) {
-            throw ApiException.conflict("invalid_state",
-                    "The transaction is final (status " + tx.status + ") and cannot be cancelled.");
-        }
-        boolean forfeits = forfeit && tx.status == TransactionStatus.PENDING;
+        boolean forfeits = forfeit && tx.state() == TransactionState.PENDING;
         OffsetDateTime now = Clock.now();
-        tx.status = forfeits ? TransactionStatus.FORFEITED : TransactionStatus.CANCELLED;
+        tx.moveTo(forfeits ? TransactionState.FORFEITED : TransactionState.CANCELLED);
         tx.cancellationReason = reason;
         tx.updatedAt = now;
         for (PaymentRequest request : PaymentRequest.ofTransaction(tx.id)) {
-            if (request.status == TransactionStatus.PR_AWAITING) {
-                request.status = TransactionStatus.PR_CANCELLED;
+            if (request.state() == PaymentRequestState.AWAITING) {
+                request.moveTo(PaymentRequestState.CANCELLED);
             }
         }
         if (!forfeits) {

@@ -11,7 +11,7 @@ import dev.cryptopay.transaction.domain.KycDocument;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.kyc.KycPolicy;
 import dev.cryptopay.transaction.view.CreationResult;
 import dev.cryptopay.transaction.view.TransactionViews;
@@ -47,7 +47,7 @@ public class VerificationService {
     @Transactional
     public CreationResult verify(Caller caller, String transactionId, Verification submission) {
         Transaction tx = transactions.visible(access.scope(caller), transactionId, true);
-        if (tx.status != TransactionStatus.WAITING_FOR_KYC) {
+        if (tx.state() != TransactionState.WAITING_FOR_KYC) {
             throw ApiException.conflict("invalid_state", "Only a transaction waiting for verification (status -3) "
                     + "takes one; this one has status " + tx.status + ".");
         }
@@ -101,7 +101,7 @@ public class VerificationService {
         }
         tx.kycDetails = details;
         tx.requiredFields = List.of();
-        tx.status = TransactionStatus.PENDING;
+        tx.moveTo(TransactionState.PENDING);
         tx.updatedAt = now;
         PaymentRequest payment = paymentRequests.open(tx, merchant, asset, network, null);
         tx.expiration = payment.expiration;

@@ -34,6 +34,19 @@ public record TransactionView(
         long version,
         MerchantFees merchantFees) {
 
+    /**
+     * The customer's view, for a publishable key (decisions §11): no personal data and no tipping off, so
+     * {@code kycDetails}, {@code resolutionLogs} and {@code strFilingReference} are null.
+     */
+    public TransactionView customerView() {
+        Compliance c = compliance;
+        return new TransactionView(transactionID, accountID, merchantID, externalMID, descriptor, referenceNumber,
+                quoteID, status, paymentStatus, amounts, new Compliance(c.kycTriggered(), c.travelRuleTriggered(),
+                        null, null, null),
+                payments, refunds, remainingLocal, remainingUSD, cancellationReason, createdAt, updatedAt,
+                expiration, version, merchantFees);
+    }
+
     /** The same transaction with {@code kycDetails} null: what events and webhooks carry (decisions §7). */
     public TransactionView withoutKycDetails() {
         Compliance c = compliance;

@@ -6,7 +6,7 @@ import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.kyc.KycPolicy;
 import dev.cryptopay.transaction.quote.Money;
 import java.math.BigDecimal;
@@ -123,8 +123,8 @@ public final class TransactionViews {
     }
 
     public static Remaining remaining(Transaction tx) {
-        if (tx.status == TransactionStatus.CANCELLED || tx.status == TransactionStatus.FORFEITED
-                || tx.status == TransactionStatus.EXPIRED) {
+        if (tx.state() == TransactionState.CANCELLED || tx.state() == TransactionState.FORFEITED
+                || tx.state() == TransactionState.EXPIRED) {
             return new Remaining(BigDecimal.ZERO.setScale(tx.totalLocal.scale()), Money.usd(BigDecimal.ZERO));
         }
         if (tx.receivedUSD.signum() == 0 && tx.customerFeeUSD.signum() == 0) {

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.TransactionStatus;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.PaymentStatus;
+import dev.cryptopay.transaction.domain.TransactionState;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -29,8 +31,8 @@ class SettlementTest {
     void nothingSeenIsUnpaid() {
         Settlement.Outcome outcome = Settlement.apply(tx, List.of(btc), transfers);
         assertFalse(outcome.succeeded());
-        assertEquals(TransactionStatus.UNPAID, tx.paymentStatus);
-        assertEquals(TransactionStatus.PR_AWAITING, btc.status);
+        assertEquals(PaymentStatus.UNPAID.wire(), tx.paymentStatus);
+        assertEquals(PaymentRequestState.AWAITING.wire(), btc.status);
         assertEquals(0, BigDecimal.ZERO.compareTo(btc.receivedCrypto));
         assertNull(btc.txnHash);
     }
@@ -39,8 +41,8 @@ class SettlementTest {
     void aConfirmingTransferIsReceivedButNotYetPaid() {
         transfers.add(transfer(btc, "0.002", PaymentTransfer.CONFIRMING, 1, false, 0));
         assertFalse(Settlement.apply(tx, List.of(btc), transfers).succeeded());
-        assertEquals(TransactionStatus.CONFIRMING, tx.paymentStatus);
-        assertEquals(TransactionStatus.PR_CONFIRMING, btc.status);
+        assertEquals(PaymentStatus.CONFIRMING.wire(), tx.paymentStatus);
+        assertEquals(PaymentRequestState.CONFIRMING.wire(), btc.status);
         assertEquals(0, new BigDecimal("0.002").compareTo(btc.receivedCrypto));
         assertEquals(0, new BigDecimal("100").compareTo(btc.receivedUSD));
         assertEquals(0, BigDecimal.ZERO.compareTo(tx.receivedUSD), "the transaction counts confirmed funds only");
@@ -51,9 +53,9 @@ class SettlementTest {
     void confirmedFundsCoveringTheAmountSucceedExactlyOnce() {
         transfers.add(transfer(btc, "0.002", PaymentTransfer.CONFIRMED, 3, false, 0));
         assertTrue(Settlement.apply(tx, List.of(btc), transfers).succeeded());
-        assertEquals(TransactionStatus.SUCCESS, tx.status);
-        assertEquals(TransactionStatus.PAID, tx.paymentStatus);
-        assertEquals(TransactionStatus.PR_CONFIRMED, btc.status);
+        assertEquals(TransactionState.SUCCESS, tx.state());
+        assertEquals(PaymentStatus.PAID.wire(), tx.paymentStatus);
+        assertEquals(PaymentRequestState.CONFIRMED.wire(), btc.status);
         assertFalse(Settlement.apply(tx, List.of(btc), transfers).succeeded(), "already successful");
     }
 
@@ -62,7 +64,7 @@ class SettlementTest {
         // 0.00200001 BTC at 50,000 = 100.0005 USD: the smallest unit above the amount, not an overpayment.
         transfers.add(transfer(btc, "0.00200001", PaymentTransfer.CONFIRMED, 1, false, 0));
         Settlement.apply(tx, List.of(btc), transfers);
-        assertEquals(TransactionStatus.PAID, tx.paymentStatus);
+        assertEquals(PaymentStatus.PAID.wire(), tx.paymentStatus);
         assertEquals(0, new BigDecimal("100.0005").compareTo(tx.receivedUSD));
 
         Transaction other = transaction("100.00", "0.00");
@@ -70,22 +72,22 @@ class SettlementTest {
         // 0.0020002 BTC = 100.01 USD
         List<PaymentTransfer> more = List.of(transfer(request, "0.0020002", PaymentTransfer.CONFIRMED, 1, false, 0));
         Settlement.apply(other, List.of(request), more);
-        assertEquals(TransactionStatus.OVERPAID, other.paymentStatus);
-        assertEquals(TransactionStatus.SUCCESS, other.status);
+        assertEquals(PaymentStatus.OVERPAID.wire(), other.paymentStatus);
+        assertEquals(TransactionState.SUCCESS, other.state());
     }
 
     @Test
     void anUnderpaymentConfirmedIsPartiallyPaidAndTwoRequestsAddUp() {
         transfers.add(transfer(btc, "0.0012", PaymentTransfer.CONFIRMED, 1, false, 0));
         Settlement.apply(tx, List.of(btc), transfers);
-        assertEquals(TransactionStatus.PARTIALLY_PAID, tx.paymentStatus);
-        assertEquals(TransactionStatus.PR_UNDERPAID, btc.status);
+        assertEquals(PaymentStatus.PARTIALLY_PAID.wire(), tx.paymentStatus);
+        assertEquals(PaymentRequestState.UNDERPAID.wire(), btc.status);
         assertEquals(0, new BigDecimal("60").compareTo(Settlement.seenOnTimeUSD(List.of(btc), transfers)));
 
         PaymentRequest usdc = request(tx, "40", "1");
         transfers.add(transfer(usdc, "40", PaymentTransfer.CONFIRMED, 1, false, 1));
         assertTrue(Settlement.apply(tx, List.of(btc, usdc), transfers).succeeded());
-        assertEquals(TransactionStatus.PAID, tx.paymentStatus);
+        assertEquals(PaymentStatus.PAID.wire(), tx.paymentStatus);
         assertEquals(0, new BigDecimal("100").compareTo(tx.receivedUSD));
     }
 
@@ -95,7 +97,7 @@ class SettlementTest {
         PaymentRequest request = request(withFee, "0.00205000", "50000");
         List<PaymentTransfer> paidTotalOnly = List.of(transfer(request, "0.002", PaymentTransfer.CONFIRMED, 1, false, 0));
         assertFalse(Settlement.apply(withFee, List.of(request), paidTotalOnly).succeeded());
-        assertEquals(TransactionStatus.PARTIALLY_PAID, withFee.paymentStatus);
+        assertEquals(PaymentStatus.PARTIALLY_PAID.wire(), withFee.paymentStatus);
         List<PaymentTransfer> paidAll = List.of(transfer(request, "0.00205", PaymentTransfer.CONFIRMED, 1, false, 0));
         assertTrue(Settlement.apply(withFee, List.of(request), paidAll).succeeded());
     }
@@ -103,31 +105,31 @@ class SettlementTest {
     @Test
     void aDroppedTransferCountsForNothing() {
         transfers.add(transfer(btc, "0.002", PaymentTransfer.DROPPED, 0, false, 0));
-        btc.status = TransactionStatus.PR_CONFIRMING;
+        btc.status = PaymentRequestState.CONFIRMING.wire(); // test setup
         assertFalse(Settlement.apply(tx, List.of(btc), transfers).succeeded());
-        assertEquals(TransactionStatus.UNPAID, tx.paymentStatus);
-        assertEquals(TransactionStatus.PR_AWAITING, btc.status);
+        assertEquals(PaymentStatus.UNPAID.wire(), tx.paymentStatus);
+        assertEquals(PaymentRequestState.AWAITING.wire(), btc.status);
         assertEquals(0, BigDecimal.ZERO.compareTo(btc.receivedCrypto));
     }
 
     @Test
     void lateFundsAreReceivedButChangeNoStatus() {
-        tx.status = TransactionStatus.EXPIRED;
-        btc.status = TransactionStatus.PR_EXPIRED;
+        tx.start(TransactionState.EXPIRED);
+        btc.status = PaymentRequestState.EXPIRED.wire(); // test setup
         transfers.add(transfer(btc, "0.002", PaymentTransfer.CONFIRMED, 1, true, 0));
         assertFalse(Settlement.apply(tx, List.of(btc), transfers).succeeded());
-        assertEquals(TransactionStatus.EXPIRED, tx.status);
-        assertEquals(TransactionStatus.PR_EXPIRED, btc.status);
-        assertEquals(TransactionStatus.PAID, tx.paymentStatus);
+        assertEquals(TransactionState.EXPIRED, tx.state());
+        assertEquals(PaymentRequestState.EXPIRED.wire(), btc.status);
+        assertEquals(PaymentStatus.PAID.wire(), tx.paymentStatus);
         assertEquals(0, new BigDecimal("100").compareTo(tx.receivedUSD));
 
         // Late funds on an expired request never complete a transaction that is still pending.
         Transaction pending = transaction("100.00", "0.00");
         PaymentRequest old = request(pending, "0.002", "50000");
-        old.status = TransactionStatus.PR_EXPIRED;
+        old.status = PaymentRequestState.EXPIRED.wire(); // test setup
         assertFalse(Settlement.apply(pending, List.of(old),
                 List.of(transfer(old, "0.002", PaymentTransfer.CONFIRMED, 1, true, 0))).succeeded());
-        assertEquals(TransactionStatus.PENDING, pending.status);
+        assertEquals(TransactionState.PENDING, pending.state());
     }
 
     @Test
@@ -138,16 +140,16 @@ class SettlementTest {
         btc.expiration = T0;
         assertTrue(Detection.isLate(btc, tx, now), "QR expired though the expiry job has not run yet");
         btc.expiration = T0.plusSeconds(60);
-        tx.status = TransactionStatus.CANCELLED;
+        tx.start(TransactionState.CANCELLED);
         assertTrue(Detection.isLate(btc, tx, now));
-        tx.status = TransactionStatus.SUCCESS;
+        tx.start(TransactionState.SUCCESS);
         assertFalse(Detection.isLate(btc, tx, now), "more money to a paid transaction is an overpayment");
     }
 
     private static Transaction transaction(String totalUSD, String fee) {
         Transaction tx = new Transaction();
         tx.id = UUID.randomUUID();
-        tx.status = TransactionStatus.PENDING;
+        tx.start(TransactionState.PENDING);
         tx.totalUSD = new BigDecimal(totalUSD);
         tx.customerFeeUSD = new BigDecimal(fee);
         tx.receivedUSD = BigDecimal.ZERO;
@@ -160,7 +162,7 @@ class SettlementTest {
         request.transactionId = tx.id;
         request.expectedCrypto = new BigDecimal(expectedCrypto);
         request.cryptoFXRate = new BigDecimal(rate);
-        request.status = TransactionStatus.PR_AWAITING;
+        request.status = PaymentRequestState.AWAITING.wire(); // test setup
         request.expiration = T0.plusSeconds(900);
         return request;
     }

@@ -149,7 +149,11 @@ class KycVerificationTest {
         assertEquals("5000.000000", result.get("assetAmount").asText());
         assertEquals(0, result.get("requiredFields").size());
 
-        JsonNode tx = get(publishable(m), id);
+        JsonNode customerView = get(publishable(m), id);
+        assertTrue(customerView.get("compliance").get("kycDetails").isNull(), "no personal data for a public key");
+        assertTrue(customerView.get("compliance").get("resolutionLogs").isNull(), "no tipping off (decisions §11)");
+        assertTrue(customerView.get("compliance").get("strFilingReference").isNull());
+        JsonNode tx = get(Fixtures.apiKey(m), id);
         assertEquals(0, tx.get("status").asInt());
         assertEquals(1, tx.get("payments").size());
         assertEquals("USDC", tx.get("payments").get(0).get("cryptoAsset").asText());
@@ -206,7 +210,7 @@ class KycVerificationTest {
                 .then().statusCode(200).extract().asString());
         assertEquals(0, result.get("status").asInt());
         assertTrue(result.get("qrData").asText().startsWith("ethereum:0x"));
-        JsonNode kyc = get(publishable(m), created.get("transactionId").asText()).get("compliance").get("kycDetails");
+        JsonNode kyc = get(Fixtures.apiKey(m), created.get("transactionId").asText()).get("compliance").get("kycDetails");
         assertEquals("Grace", kyc.get("firstName").asText());
         assertFalse(kyc.get("customerStored").asBoolean());
     }

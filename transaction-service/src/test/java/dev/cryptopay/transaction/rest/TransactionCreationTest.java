@@ -104,10 +104,15 @@ class TransactionCreationTest {
         assertEquals(new BigDecimal("109.58"), tx.get("remainingUSD").decimalValue());
         assertEquals(new BigDecimal("101.47"), tx.get("remainingLocal").decimalValue());
 
+        // the publishable key's view: no personal data, no compliance logs (decisions §11); an API key sees the logs
         JsonNode compliance = tx.get("compliance");
         expectTypes(compliance, Map.of("kycTriggered", JsonNodeType.BOOLEAN, "travelRuleTriggered",
-                JsonNodeType.BOOLEAN, "kycDetails", JsonNodeType.NULL, "resolutionLogs", JsonNodeType.ARRAY,
+                JsonNodeType.BOOLEAN, "kycDetails", JsonNodeType.NULL, "resolutionLogs", JsonNodeType.NULL,
                 "strFilingReference", JsonNodeType.NULL));
+        expectTypes(get(Fixtures.apiKey(m), created.get("transactionId").asText()).get("compliance"),
+                Map.of("kycTriggered", JsonNodeType.BOOLEAN, "travelRuleTriggered", JsonNodeType.BOOLEAN,
+                        "kycDetails", JsonNodeType.NULL, "resolutionLogs", JsonNodeType.ARRAY,
+                        "strFilingReference", JsonNodeType.NULL));
 
         assertEquals(1, tx.get("payments").size());
         JsonNode payment = tx.get("payments").get(0);
