@@ -88,6 +88,43 @@ class WebhookSandboxChainIT {
         }
     }
 
+    @Test
+    void aRefundPaidOutOnTheSandboxChainReachesItsSubscribersSignedWithTheLeg() throws Exception {
+        Account shop = WebhookFixtures.newAccount(suite, "Refunding Shop");
+        String merchant = new SandboxAccount(shop.id(), shop.apiKey()).newMerchant(SandboxAccount.MINIMAL_MERCHANT);
+        try (WebhookReceiver refunds = WebhookReceiver.answering(200)) {
+            JsonPath hook = WebhookFixtures.createWebhook(shop, "refunds", refunds.url(),
+                    List.of("refund.created", "refund.broadcast", "refund.completed"));
+            JsonNode created = create(shop, merchant);
+            String transactionId = created.get("transactionId").asText();
+            given().header("X-Api-Key", shop.apiKey()).contentType(ContentType.JSON)
+                    .body("{\"network\":\"bitcoin\",\"asset\":\"BTC\",\"toAddress\":\""
+                            + created.get("address").asText() + "\",\"amount\":\""
+                            + created.get("assetAmount").asText() + "\"}")
+                    .when().post("/sandbox/chain/transfers").then().statusCode(201);
+            awaitTrue(Duration.ofSeconds(30), () -> given().header("X-Api-Key", shop.apiKey())
+                    .header("X-MID", merchant).when().get("/transaction/" + transactionId).then().extract()
+                    .path("status").equals(1), "the transaction succeeded");
+            String refundId = given().header("X-Api-Key", shop.apiKey()).header("X-MID", merchant)
+                    .contentType(ContentType.JSON).body("{\"amount\":10,\"gasFeePayer\":\"merchant\"}")
+                    .when().post("/account/" + shop.id() + "/transaction/" + transactionId + "/refund")
+                    .then().statusCode(201).extract().path("[0].refundID");
+            awaitTrue(Duration.ofSeconds(30), () -> refunds.requests().stream()
+                    .anyMatch(r -> r.body().contains("\"refund.broadcast\"")), "refund.broadcast delivered");
+            given().header("X-Api-Key", shop.apiKey()).contentType(ContentType.JSON)
+                    .body("{\"network\":\"bitcoin\",\"count\":1}").when().post("/sandbox/chain/blocks")
+                    .then().statusCode(200);
+            awaitTrue(Duration.ofSeconds(30), () -> refunds.requests().stream()
+                    .anyMatch(r -> r.body().contains("\"refund.completed\"")), "refund.completed delivered");
+            for (WebhookReceiver.Request request : refunds.requests()) {
+                assertTrue(WebhookFixtures.signatureValid(hook.getString("signingKey"), request), "signature verifies");
+                JsonNode body = JSON.readTree(request.body());
+                assertEquals(refundId, body.at("/data/refundID").asText());
+                assertEquals(transactionId, body.at("/data/transactionID").asText());
+            }
+        }
+    }
+
     private static JsonNode create(Account shop, String merchant) throws Exception {
         Instant deadline = Instant.now().plusSeconds(60);
         while (true) {
