@@ -224,6 +224,50 @@ class BillingTest {
         assertEquals(409, Api.retry(failing.account(), failing.id()), "nothing left to retry");
     }
 
+    /** The API moves from the two states only billing reaches: ACTIVE and PAYMENT_FAILED (others: SubscriptionResourceTest). */
+    @Test
+    void movesFromActiveAndFromPaymentFailed() {
+        Sub active = newSubscription("10");
+        Sub failing = newSubscription("10");
+        job.runOnce();
+        deliver(EventTypes.TRANSACTION_SUCCESS, openAttempt(active), 1, 1, 1, "10", "10");
+        for (long wait : new long[] { 1, 3, 7, 0 }) {
+            fail(openAttempt(failing), 1);
+            clock.advance(Duration.ofDays(wait).plusSeconds(1));
+            job.runOnce();
+        }
+        assertEquals("ACTIVE", Api.subscription(active.account(), active.id()).getString("status"));
+        assertEquals("PAYMENT_FAILED", Api.subscription(failing.account(), failing.id()).getString("status"));
+
+        move(active, "resume", 409, null);
+        move(active, "pause", 200, "PAUSED");
+        move(active, "resume", 200, "ACTIVE"); // paid before: back to ACTIVE
+        move(active, "cancel", 200, "CANCELED");
+        assertEquals(null, Api.subscription(active.account(), active.id()).getString("nextBillingAt"));
+
+        move(failing, "resume", 409, null);
+        move(failing, "pause", 200, "PAUSED");
+        move(failing, "resume", 200, "CREATED"); // never paid
+        move(failing, "cancel", 200, "CANCELED");
+        assertEquals(List.of("CANCELED", "RESUMED", "PAUSED", "PAYMENT_FAILED", "CREATED"),
+                Api.events(failing.account(), failing.id()).getList("events.type"));
+        assertEquals(List.of("CANCELED", "RESUMED", "PAUSED", "ACTIVATED", "CREATED"),
+                Api.events(active.account(), active.id()).getList("events.type"));
+        assertEquals(409, Api.retry(failing.account(), failing.id()), "canceled");
+    }
+
+    private static void move(Sub s, String action, int status, String expected) {
+        var request = given().auth().oauth2(TestTokens.admin(s.account())).contentType(ContentType.JSON).body("{}");
+        var response = "cancel".equals(action) ? request.when().delete("/subscriptions/" + s.id())
+                : request.when().put("/subscriptions/" + s.id() + "/" + action);
+        var then = response.then().statusCode(status);
+        if (expected != null) {
+            then.body("status", equalTo(expected));
+        } else {
+            then.body("code", equalTo("invalid_state"));
+        }
+    }
+
     @Test
     void dunningIsPerSubscription() {
         UUID account = UUID.randomUUID();
