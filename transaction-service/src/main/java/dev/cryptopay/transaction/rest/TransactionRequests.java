@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.rest;
 
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.time.QueryTime;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.quote.Money;
@@ -12,11 +13,6 @@ import dev.cryptopay.transaction.service.TransactionQuery;
 import dev.cryptopay.transaction.service.TransactionService;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
@@ -111,8 +107,8 @@ final class TransactionRequests {
         }
         v.text("subMerchantId", subMerchantId, Validation.MAX_STRING)
                 .text("referenceNumber", referenceNumber, Validation.MAX_STRING);
-        Instant start = time(v, "startTime", startTime, false);
-        Instant endBefore = time(v, "endTime", endTime, true);
+        Instant start = QueryTime.start(v, "startTime", startTime);
+        Instant endBefore = QueryTime.endExclusive(v, "endTime", endTime);
         if (start != null && endBefore != null && !start.isBefore(endBefore)) {
             v.add("endTime", "must not be before startTime");
         }
@@ -120,28 +116,6 @@ final class TransactionRequests {
         PageRequest paging = PageRequest.of(limit, page);
         return new TransactionQuery(statuses, blankToNull(subMerchantId), blankToNull(referenceNumber), start,
                 endBefore, paging);
-    }
-
-    /**
-     * An RFC 3339 timestamp or a YYYY-MM-DD date (UTC). As an end, the bound is exclusive: a date ends before the
-     * next day (so the whole day is included), a timestamp one microsecond after itself (so it is included).
-     */
-    static Instant time(Validation v, String field, String raw, boolean end) {
-        if (raw == null || raw.isBlank()) {
-            return null;
-        }
-        String value = raw.strip();
-        try {
-            if (value.length() == 10) {
-                LocalDate date = LocalDate.parse(value);
-                return (end ? date.plusDays(1) : date).atStartOfDay(ZoneOffset.UTC).toInstant();
-            }
-            Instant instant = OffsetDateTime.parse(value).toInstant();
-            return end ? instant.truncatedTo(ChronoUnit.MICROS).plus(1, ChronoUnit.MICROS) : instant;
-        } catch (DateTimeParseException e) {
-            v.add(field, "must be an RFC 3339 timestamp (2026-11-21T10:00:00Z) or a date (2026-11-21)");
-            return null;
-        }
     }
 
     private static boolean isCurrency(String code) {
