@@ -36,6 +36,9 @@ public final class Suite {
         SERVICES.put("gateway", GATEWAY_PORT);
     }
 
+    /** Where the system tests' SMTP server listens (SubscriptionBillingIT). */
+    public static final int SMTP_PORT = 13026;
+
     /**
      * Extra environment per service. webhook-service: the retry schedule of decisions §7 scaled down (an attempt,
      * then retries after 1 s, 2 s, ...; the 10 s request timeout stays), and a lease just above that timeout so
@@ -47,11 +50,13 @@ public final class Suite {
                     "CRYPTOPAY_WEBHOOKS_LEASE", "13s"),
             // subscription-service: the billing job every second, and the sandbox-only clock control the
             // subscription system tests move time with (the dunning schedule keeps its default 1, 3, 7 days);
-            // e-mails are only logged (the Quarkus tests send them to a real SMTP server).
+            // e-mails go to the SMTP server SubscriptionBillingIT starts on SMTP_PORT (a refused one is retried
+            // every 2 s while no test listens).
             "subscription", Map.of(
                     "CRYPTOPAY_SUBSCRIPTIONS_BILLING_JOB_INTERVAL", "1s",
                     "CRYPTOPAY_SUBSCRIPTIONS_CLOCK_CONTROL", "true",
-                    "QUARKUS_MAILER_MOCK", "true"));
+                    "CRYPTOPAY_SUBSCRIPTIONS_MAIL_RETRY_AFTER", "2s",
+                    "SMTP_PORT", String.valueOf(SMTP_PORT)));
 
     /** The test EVM node deploy/local/up --test starts (anvil, chain id 11155111, the test token deployed first). */
     public static final String ANVIL = System.getProperty("test.anvil.url", "http://127.0.0.1:18545");

@@ -4,6 +4,9 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.GreenMailUtil;
+import com.icegreen.greenmail.util.ServerSetup;
 import dev.cryptopay.systemtests.SandboxAccount;
 import dev.cryptopay.systemtests.Suite;
 import dev.cryptopay.systemtests.webhooks.WebhookReceiver;
@@ -11,11 +14,14 @@ import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
+import jakarta.mail.Message;
+import jakarta.mail.internet.MimeMessage;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -41,9 +47,12 @@ class SubscriptionBillingIT {
     private static String merchant;
     private static String hastyMerchant;
     private static WebhookReceiver receiver;
+    private static GreenMail smtp;
 
     @BeforeAll
     static void setUp() throws Exception {
+        smtp = new GreenMail(new ServerSetup(Suite.SMTP_PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        smtp.start();
         Suite suite = Suite.get();
         RestAssured.baseURI = Suite.gatewayUrl();
         RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
@@ -65,6 +74,9 @@ class SubscriptionBillingIT {
     static void tearDown() {
         if (receiver != null) {
             receiver.close();
+        }
+        if (smtp != null) {
+            smtp.stop();
         }
     }
 
@@ -173,6 +185,50 @@ class SubscriptionBillingIT {
         Map<String, Long> webhooks = awaitWebhooks(id, t -> t.containsKey("subscription.canceled"));
         assertEquals(1L, webhooks.get("subscription.paused"));
         assertEquals(1L, webhooks.get("subscription.resumed"));
+    }
+
+    /**
+     * The account's two e-mail switches, set by the operator in merchant-service, reach subscription-service with the
+     * merchant configuration; a failed attempt e-mails the customer and the exhausted attempts the account, through
+     * a real SMTP server.
+     */
+    @Test
+    @Order(4)
+    void theAccountsSwitchesSendTheCustomerAndTheMerchantTheirEmails() throws Exception {
+        given().auth().oauth2(Suite.get().operatorToken()).contentType(ContentType.JSON)
+                .body("{\"subscriptionsEmailCustomerOnPaymentFailed\":true,"
+                        + "\"subscriptionsEmailMerchantOnPaymentAttemptsExceeded\":true}")
+                .when().put("/operator/accounts/" + account.accountId()).then().statusCode(200);
+        String mailing = account.newMerchant(merchantBody("Hasty Mail Shop", 3));
+        String customer = "mail-" + System.nanoTime() + "@example.com";
+        String id = subscribe(plan(mailing, "12"), customer).getString("id");
+
+        awaitAttempt(id, 0, a -> "FAILED".equals(a.get("result")));
+        MimeMessage first = awaitMail(m -> recipient(m).equals(customer));
+        assertEquals("Your payment to Hasty Mail Shop failed", first.getSubject());
+        assertTrue(GreenMailUtil.getBody(first).contains("12 USD"), GreenMailUtil.getBody(first));
+        long[] waits = { 1, 3, 7 };
+        for (int i = 0; i < waits.length; i++) {
+            SubscriptionClock.advance(Duration.ofDays(waits[i]).plusMinutes(1));
+            awaitAttempt(id, i + 1, a -> "FAILED".equals(a.get("result")));
+        }
+        MimeMessage notice = awaitMail(m -> recipient(m).equals("it@example.com")
+                && GreenMailUtil.getBody(m).contains(id));
+        assertEquals("Subscription payment failed after 4 attempts", notice.getSubject());
+        awaitMail(m -> recipient(m).equals(customer) && GreenMailUtil.getBody(m).contains("No further attempt"));
+    }
+
+    private static String recipient(MimeMessage message) {
+        try {
+            return message.getRecipients(Message.RecipientType.TO)[0].toString();
+        } catch (Exception e) {
+            return "";
+        }
+    }
+
+    private static MimeMessage awaitMail(Predicate<MimeMessage> match) {
+        return await(() -> Arrays.stream(smtp.getReceivedMessages()).filter(match).findFirst().orElse(null),
+                java.util.Objects::nonNull);
     }
 
     private static void move(String id, String action, int status) {
