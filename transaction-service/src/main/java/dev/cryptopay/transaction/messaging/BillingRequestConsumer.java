@@ -116,8 +116,12 @@ public class BillingRequestConsumer {
 
     @Scheduled(every = "1s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void retryDue() {
-        while (retry() == RETRY_BATCH) {
-            // a full batch: there may be more due
+        try {
+            while (retry() == RETRY_BATCH) {
+                // a full batch: there may be more due
+            }
+        } catch (RuntimeException e) {
+            LOG.warnf("billing retries paused until the next run: %s", e.getMessage());
         }
     }
 

@@ -6,6 +6,7 @@ import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.transaction.client.MerchantConfigurationClient;
 import dev.cryptopay.transaction.domain.MerchantView;
+import dev.cryptopay.transaction.domain.Transaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.WebApplicationException;
@@ -93,6 +94,16 @@ public class MerchantAccess {
                         + "sub-merchant form pk_…:<merchant UUID or externalMID>, or an API key with X-MID.",
                 null, null));
         return merchant.config != null ? merchant : fetch(merchant.accountId, merchant.merchantId);
+    }
+
+    /**
+     * The merchant of an existing transaction, with its configuration (a further payment request, a verification):
+     * from the view, or, while the view does not hold it yet, read once from merchant-service as for a creation.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public MerchantView ofTransaction(Transaction tx) {
+        MerchantView merchant = MerchantView.findById(tx.merchantId);
+        return merchant != null ? merchant : fetch(tx.accountId, tx.merchantId);
     }
 
     /**

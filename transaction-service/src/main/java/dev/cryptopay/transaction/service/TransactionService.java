@@ -168,7 +168,7 @@ public class TransactionService {
             throw ApiException.conflict("invalid_state",
                     "A payment can only be requested while the transaction is pending (status " + tx.status + ").");
         }
-        MerchantView merchant = merchantOf(tx);
+        MerchantView merchant = access.ofTransaction(tx);
         requireEnabled(merchant);
         Validation v = new Validation();
         paymentRequests.checkAccepted(v, merchant.config, asset, network, "asset", "network");
@@ -212,14 +212,6 @@ public class TransactionService {
     /** The caller's transaction (locked for a change when {@code forUpdate}); others' and unknown ids are 404. */
     public Transaction visible(CallerScope scope, String transactionId, boolean forUpdate) {
         return scope.transaction(transactionId, forUpdate);
-    }
-
-    static MerchantView merchantOf(Transaction tx) {
-        MerchantView merchant = MerchantView.findById(tx.merchantId);
-        if (merchant == null) {
-            throw ApiException.conflict("merchant_not_enabled", "The transaction's merchant is no longer known.");
-        }
-        return merchant;
     }
 
     static void requireEnabled(MerchantView merchant) {

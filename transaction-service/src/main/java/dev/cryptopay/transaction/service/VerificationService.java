@@ -72,7 +72,7 @@ public class VerificationService {
         if (submission.documents().isEmpty()) {
             v.add("documentFiles", "is required: the front (and, for two-sided documents, the rear) of the document");
         }
-        MerchantView merchant = TransactionService.merchantOf(tx);
+        MerchantView merchant = access.ofTransaction(tx);
         paymentRequests.checkAccepted(v, merchant.config, asset, network, "asset", "network");
         v.throwIfInvalid();
         TransactionService.requireEnabled(merchant);
