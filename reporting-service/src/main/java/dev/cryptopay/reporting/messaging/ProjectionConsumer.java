@@ -4,7 +4,16 @@ import dev.cryptopay.events.Topics;
 import dev.cryptopay.reporting.projection.ProjectionWriter;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.annotation.PreDestroy;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -24,6 +33,12 @@ public class ProjectionConsumer {
     private static final Logger LOG = Logger.getLogger(ProjectionConsumer.class);
 
     private final ProjectionWriter writer;
+    /** Applies the partitions of one poll side by side (the topics have 3 partitions; up to 4 at once). */
+    private final ExecutorService pool = Executors.newFixedThreadPool(4, runnable -> {
+        Thread thread = new Thread(runnable, "reporting-projection");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     public ProjectionConsumer(ProjectionWriter writer) {
         this.writer = writer;
@@ -31,20 +46,63 @@ public class ProjectionConsumer {
 
     @Incoming(TRANSACTIONS)
     @Blocking(ordered = true)
-    public void transactions(List<String> values) throws InterruptedException {
-        consume(Topics.TRANSACTIONS, values);
+    public void transactions(ConsumerRecords<String, String> records) throws InterruptedException {
+        byPartition(Topics.TRANSACTIONS, records);
     }
 
     @Incoming(REFUNDS)
     @Blocking(ordered = true)
-    public void refunds(List<String> values) throws InterruptedException {
-        consume(Topics.REFUNDS, values);
+    public void refunds(ConsumerRecords<String, String> records) throws InterruptedException {
+        byPartition(Topics.REFUNDS, records);
     }
 
     @Incoming(MERCHANTS)
     @Blocking(ordered = true)
     public void merchants(List<String> values) throws InterruptedException {
         consume(Topics.MERCHANTS, values);
+    }
+
+    /**
+     * A poll's records of several partitions are applied concurrently, one database transaction per partition, each
+     * partition's in order; the batch returns (and its offsets can be committed) once all are stored. Partitions
+     * never share a transaction or refund (the record key is its id), so their writes never touch the same rows.
+     */
+    private void byPartition(String topic, ConsumerRecords<String, String> records) throws InterruptedException {
+        List<List<String>> parts = new ArrayList<>();
+        for (TopicPartition partition : records.partitions()) {
+            List<String> values = new ArrayList<>();
+            for (ConsumerRecord<String, String> record : records.records(partition)) {
+                if (record.value() != null) {
+                    values.add(record.value());
+                }
+            }
+            if (!values.isEmpty()) {
+                parts.add(values);
+            }
+        }
+        if (parts.size() == 1) {
+            consume(topic, parts.get(0));
+            return;
+        }
+        List<Future<?>> running = new ArrayList<>();
+        for (List<String> values : parts) {
+            running.add(pool.submit(() -> {
+                consume(topic, values);
+                return null;
+            }));
+        }
+        for (Future<?> future : running) {
+            try {
+                future.get();
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("applying a partition's records failed", e.getCause());
+            }
+        }
+    }
+
+    @PreDestroy
+    void stop() {
+        pool.shutdownNow();
     }
 
     private void consume(String topic, List<String> values) throws InterruptedException {

@@ -155,6 +155,20 @@ class ProjectionTest {
                 BigDecimal.class));
     }
 
+    @Test
+    void textLongerThanTheApiAllowsIsStoredRatherThanHoldingTheProjection() {
+        UUID account = UUID.randomUUID();
+        UUID tx = UUID.randomUUID();
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        ObjectNode data = Events.transaction(account, UUID.randomUUID(), tx, 1, 0, 0, "0", created, created);
+        data.put("externalMID", "x".repeat(300));
+        ((ObjectNode) data.get("amounts")).put("currency", "USDT-ish");
+        events.transaction("transaction.created", data);
+        JsonPath row = awaitTransaction(account, tx, r -> true);
+        assertEquals(300, row.getString("externalMID").length());
+        assertEquals("USDT-ish", row.getString("currency"));
+    }
+
     private static JsonPath detail(UUID account, UUID tx) {
         return given().auth().oauth2(TestTokens.admin(account)).get("/accounts/" + account + "/transactions/" + tx)
                 .then().statusCode(200).extract().jsonPath();
