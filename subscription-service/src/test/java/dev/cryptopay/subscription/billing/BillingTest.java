@@ -349,6 +349,23 @@ class BillingTest {
     }
 
     @Test
+    void anAttemptTransactionServiceNeverOpensTimesOutAsADunningStep() {
+        Sub s = newSubscription("10");
+        job.runOnce();
+        String attempt = openAttempt(s);
+        clock.advance(Duration.ofMinutes(59));
+        job.runOnce();
+        assertEquals("REQUESTED", Api.payments(s.account(), s.id()).getString("payments[0].payments[0].result"));
+        clock.advance(Duration.ofMinutes(2));
+        assertTrue(job.runOnce().timedOut() >= 1, "the pass times the attempt out");
+        JsonPath payments = Api.payments(s.account(), s.id());
+        assertEquals(attempt, payments.getString("payments[0].payments[0].id"));
+        assertEquals("FAILED", payments.getString("payments[0].payments[0].result"));
+        assertTrue(payments.getString("payments[0].payments[0].failureReason").startsWith("transaction_not_opened"));
+        assertEquals("PENDING", payments.getString("payments[0].status"));
+    }
+
+    @Test
     void transactionsOfOthersAreIgnored() {
         assertFalse(Fixtures.deliverTransactionEvent(Fixtures.transactionEvent(EventTypes.TRANSACTION_SUCCESS,
                 UUID.randomUUID().toString(), 1, 1, 1, "10", "10", "0x1", "10", "0x2")));
