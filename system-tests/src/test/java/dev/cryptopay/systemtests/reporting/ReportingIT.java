@@ -32,8 +32,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * Reporting through the gateway after real flows on the sandbox chain: a transaction paid in USDC on polygon, one
  * underpaid in BTC, one cancelled, for a merchant with a discount rate (2.5 % + 0.30 USD) and a platform fee
  * (50 bp + 10 cents, deducted). Everything read back comes from reporting-service's store, built from the topics.
- * Not yet here: a refunded flow (the merchant refund endpoint is not in transaction-service yet; refunds are covered
- * by reporting-service's own tests with refund events on the broker).
+ * The paid order is then refunded by 20 USD (paid out and completed on the sandbox chain), which the settlement
+ * figures subtract.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReportingIT {
@@ -44,6 +44,7 @@ class ReportingIT {
     private static String paid;
     private static String underpaid;
     private static String cancelled;
+    private static String refundId;
 
     @BeforeAll
     static void flows() {
@@ -86,10 +87,23 @@ class ReportingIT {
                 .body("{\"reason\":\"out of stock\"}").when().patch("/transaction/" + cancelled + "/cancel")
                 .then().statusCode(200);
 
+        // refunded: 20 USD of the paid order go back (the merchant bears the gas), paid out on the sandbox chain
+        refundId = given().header("X-Api-Key", account.apiKey()).header("X-MID", merchant).contentType(ContentType.JSON)
+                .body("{\"amount\":20,\"gasFeePayer\":\"merchant\",\"reason\":\"damaged\"}")
+                .when().post("/account/" + account.accountId() + "/transaction/" + paid + "/refund")
+                .then().statusCode(201).extract().path("[0].refundID");
+        awaitTransaction(paid, tx -> Integer.valueOf(2).equals(tx.get("refunds[0].status")));
+        given().header("X-Api-Key", account.apiKey()).contentType(ContentType.JSON)
+                .body("{\"network\":\"polygon\",\"count\":1}").when().post("/sandbox/chain/blocks")
+                .then().statusCode(200);
+        awaitTransaction(paid, tx -> Integer.valueOf(1).equals(tx.get("refunds[0].status")));
+
         // the reporting store catches up from the topics
         awaitReport(() -> apiKey(account).get("/accounts/" + account.accountId() + "/transactions"), page -> page.getInt("total") == 3
                 && page.getList("transactions.status").containsAll(List.of(1, 0, -2))
                 && page.getList("transactions.paymentStatus").contains(3));
+        awaitReport(() -> apiKey(account).get("/accounts/" + account.accountId() + "/transactions/" + paid),
+                tx -> Integer.valueOf(1).equals(tx.get("refunds[0].status")));
     }
 
     @Test
@@ -145,12 +159,19 @@ class ReportingIT {
         JsonPath summary = report(account, "reporting/summary");
         assertDecimal("100", summary.getObject("totalVolumeUSD", BigDecimal.class));
         assertDecimal("3.40", summary.getObject("totalFeesUSD", BigDecimal.class));
-        assertDecimal("96.60", summary.getObject("pendingPayoutsUSD", BigDecimal.class));
+        // 100 received, 3.40 of deducted fees, 20 refunded and completed in the open period
+        assertDecimal("76.60", summary.getObject("pendingPayoutsUSD", BigDecimal.class));
         JsonPath settlements = report(account, "reporting/settlements");
         assertEquals("daily", settlements.getString("settlementFrequency"));
         assertEquals(1, settlements.getInt("total"));
         assertEquals("open", settlements.getString("settlements[0].status"));
-        assertDecimal("96.60", settlements.getObject("settlements[0].payoutUSD", BigDecimal.class));
+        assertEquals(1, settlements.getInt("settlements[0].refundCount"));
+        assertDecimal("20", settlements.getObject("settlements[0].refundsUSD", BigDecimal.class));
+        assertDecimal("76.60", settlements.getObject("settlements[0].payoutUSD", BigDecimal.class));
+        JsonPath detail = report(account, "transactions/" + paid);
+        assertEquals(refundId, detail.getString("refunds[0].refundID"));
+        assertEquals("merchant", detail.getString("refunds[0].gasFeePayer"));
+        assertDecimal("20", detail.getObject("refunds[0].amountUSD", BigDecimal.class));
         assertDecimal("0", report(account, "reporting/summary", "merchantID", java.util.UUID.randomUUID().toString())
                 .getObject("totalVolumeUSD", BigDecimal.class));
     }
