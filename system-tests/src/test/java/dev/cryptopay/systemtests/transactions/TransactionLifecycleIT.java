@@ -85,10 +85,16 @@ class TransactionLifecycleIT {
         assertEquals("corner-1", afterCreation.get("externalMID").asText());
         assertEquals("60.50", afterCreation.get("amounts").get("totalUSD").decimalValue().toPlainString());
 
-        // the API key with X-MID (here the externalMID) reads the same transaction
+        // the publishable key gets the customer's view: no personal data, no compliance logs (decisions §11)
+        assertTrue(afterCreation.at("/compliance/resolutionLogs").isNull());
+        assertTrue(afterCreation.at("/compliance/kycDetails").isNull());
+        // the API key with X-MID (here the externalMID) reads the same transaction, compliance logs included
         JsonNode viaApiKey = tree(given().header("X-Api-Key", account.apiKey()).header("X-MID", "corner-1")
                 .when().get("/transaction/" + id).then().statusCode(200).extract().asString());
-        assertEquals(afterCreation, viaApiKey);
+        assertTrue(viaApiKey.at("/compliance/resolutionLogs").isArray());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) viaApiKey.get("compliance"))
+                .set("resolutionLogs", com.fasterxml.jackson.databind.node.NullNode.getInstance());
+        assertEquals(afterCreation, viaApiKey, "the same transaction apart from the compliance logs");
 
         JsonPath payment = given().header("X-Publishable-Key", publishable).contentType(ContentType.JSON)
                 .body("{\"asset\":\"USDC\",\"network\":\"polygon\"}")
