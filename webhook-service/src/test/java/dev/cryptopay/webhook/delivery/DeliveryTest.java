@@ -88,6 +88,9 @@ class DeliveryTest {
                     Events.transactionData(account, tx, Map.of("referenceNumber", "order-42")));
             events.send(Topics.TRANSACTIONS, tx, record);
             events.send(Topics.TRANSACTIONS, tx, record); // Kafka may deliver twice: the webhook must not see it twice
+            // deliveries of one endpoint may overtake each other, so the marker alone does not prove the event
+            // arrived: wait for it too, then count after the marker (a duplicate would have come by then)
+            Await.until(WAIT, () -> !subscribed.requestsFor(eventId).isEmpty(), () -> "subscribed receiver");
             drain(account, subscribed, tx, Topics.TRANSACTIONS);
             Await.until(WAIT, () -> wildcard.requestsFor(eventId).size() == 1, () -> "wildcard receiver");
 
