@@ -92,9 +92,10 @@ class TransactionLifecycleIT {
         JsonNode viaApiKey = tree(given().header("X-Api-Key", account.apiKey()).header("X-MID", "corner-1")
                 .when().get("/transaction/" + id).then().statusCode(200).extract().asString());
         assertTrue(viaApiKey.at("/compliance/resolutionLogs").isArray());
-        ((com.fasterxml.jackson.databind.node.ObjectNode) viaApiKey.get("compliance"))
+        JsonNode withoutLogs = viaApiKey.deepCopy();
+        ((com.fasterxml.jackson.databind.node.ObjectNode) withoutLogs.get("compliance"))
                 .set("resolutionLogs", com.fasterxml.jackson.databind.node.NullNode.getInstance());
-        assertEquals(afterCreation, viaApiKey, "the same transaction apart from the compliance logs");
+        assertEquals(afterCreation, withoutLogs, "the same transaction apart from the compliance logs");
 
         JsonPath payment = given().header("X-Publishable-Key", publishable).contentType(ContentType.JSON)
                 .body("{\"asset\":\"USDC\",\"network\":\"polygon\"}")
@@ -127,10 +128,10 @@ class TransactionLifecycleIT {
                 .body("{}").when().patch("/transaction/" + id + "/cancel")
                 .then().statusCode(409).body("code", equalTo("invalid_state"));
 
-        // the transaction.created event carries the full Transaction as GET answered it then
+        // the transaction.created event carries the full Transaction as GET answered an API key then
         CloudEvent event = awaitEvent(id, "transaction.created");
         assertEquals(id, event.subject());
-        assertEquals(afterCreation, tree(event.data().toString()));
+        assertEquals(viaApiKey, tree(event.data().toString()));
     }
 
     @Test
