@@ -219,9 +219,7 @@ public class BillingRequestConsumer {
                 .text("referenceNumber", request.referenceNumber(), Validation.MAX_STRING)
                 .text("descriptor", request.descriptor(), Validation.MAX_STRING);
         BigDecimal amount = request.amount();
-        if (amount != null && (amount.signum() <= 0 || amount.compareTo(Money.MAX_AMOUNT) > 0)) {
-            v.add("amount", "must be greater than 0 and at most 1000000000000");
-        }
+        Money.checkAmount(v, "amount", amount);
         v.throwIfInvalid();
         MerchantView merchant = MerchantView.findById(merchantId);
         if (merchant == null) {

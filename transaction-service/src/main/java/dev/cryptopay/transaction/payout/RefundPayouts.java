@@ -93,9 +93,13 @@ public class RefundPayouts {
                 .setParameter(1, status.wire()).setMaxResults(config.refunds().payoutBatch()).getResultList());
     }
 
+    /** A payout signed and stored, and the treasury that sends it. */
+    private record Signing(EvmTreasury treasury, EvmTreasury.Signed payout) {
+    }
+
     /** One pending leg: sent in one step on the sandbox chain, or signed, sent and marked on an EVM node. */
     void payOut(UUID id) {
-        EvmTreasury.Signed signed = QuarkusTransaction.requiringNew().call(() -> {
+        Signing signing = QuarkusTransaction.requiringNew().call(() -> {
             Refund leg = claim(id, RefundStatus.PENDING);
             if (leg == null || !fundsStillThere(leg)) {
                 return null;
@@ -122,12 +126,13 @@ public class RefundPayouts {
                 leg.txnHash = payout.txnHash();
                 leg.updatedAt = Clock.now();
             }
-            return new EvmTreasury.Signed(leg.txnHash, leg.payoutRaw);
+            return new Signing(treasury, new EvmTreasury.Signed(leg.txnHash, leg.payoutRaw));
         });
-        if (signed == null) {
+        if (signing == null) {
             return;
         }
-        boolean sent = treasuries.get(network(id)).send(signed);
+        EvmTreasury.Signed signed = signing.payout();
+        boolean sent = signing.treasury().send(signed);
         QuarkusTransaction.requiringNew().run(() -> {
             Refund leg = claim(id, RefundStatus.PENDING);
             if (leg == null) {
@@ -214,10 +219,6 @@ public class RefundPayouts {
     private void lockNetwork(String network) {
         em.createNativeQuery("select pg_advisory_xact_lock(hashtext(:key))")
                 .setParameter("key", "treasury:" + network).getSingleResult();
-    }
-
-    private String network(UUID id) {
-        return QuarkusTransaction.requiringNew().call(() -> Refund.<Refund>findById(id).cryptoNetwork);
     }
 
     private String tokenContract(Refund leg) {

@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.quote;
 
 import dev.cryptopay.events.MerchantConfiguration.FeeLine;
+import dev.cryptopay.support.validation.Validation;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
@@ -17,6 +18,13 @@ public final class Money {
 
     /** Amounts are > 0 and at most this (decisions §1). */
     public static final BigDecimal MAX_AMOUNT = new BigDecimal("1000000000000");
+
+    /** Adds to {@code v} when {@code value} is not an amount: > 0 and at most 1,000,000,000,000 (decisions §1). */
+    public static void checkAmount(Validation v, String field, BigDecimal value) {
+        if (value != null && (value.signum() <= 0 || value.compareTo(MAX_AMOUNT) > 0)) {
+            v.add(field, "must be greater than 0 and at most 1000000000000");
+        }
+    }
     private static final BigDecimal BASIS_POINTS = new BigDecimal("10000");
     private static final BigDecimal CENTS = new BigDecimal("100");
 

@@ -4,6 +4,7 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.service.RefundService;
 import dev.cryptopay.transaction.service.RefundService.Leg;
 import dev.cryptopay.transaction.service.RefundService.RefundCommand;
@@ -59,7 +60,7 @@ public class RefundResource {
                 .text("reason", body.reason(), Validation.MAX_STRING)
                 .oneOf("gasFeePayer", TransactionRequests.blankToNull(body.gasFeePayer()),
                         List.of("merchant", "customer"));
-        TransactionRequests.amount(v, "amount", body.amount());
+        Money.checkAmount(v, "amount", body.amount());
         v.throwIfInvalid();
         List<Leg> legs = refunds.refund(caller, account, transactionId, new RefundCommand(body.amount(),
                 TransactionRequests.blankToNull(body.reason()), TransactionRequests.blankToNull(body.gasFeePayer())));

@@ -38,7 +38,7 @@ final class TransactionRequests {
                 .asset("asset", body.asset())
                 .requiredText("network", body.network())
                 .network("network", body.network());
-        amount(v, "amount", body.amount());
+        Money.checkAmount(v, "amount", body.amount());
         if (body.amount() != null && body.amountCurrency() != null && isCurrency(body.amountCurrency())) {
             int digits = Currency.getInstance(body.amountCurrency()).getDefaultFractionDigits();
             if (digits >= 0 && body.amount().stripTrailingZeros().scale() > digits) {
@@ -46,7 +46,7 @@ final class TransactionRequests {
             }
         }
         if (body.fxRate() != null) {
-            amount(v, "fxRate", body.fxRate());
+            Money.checkAmount(v, "fxRate", body.fxRate());
         }
         Prefill p = body.optional();
         if (p != null) {
@@ -70,13 +70,6 @@ final class TransactionRequests {
                 body.amountCurrency(), body.asset(), body.network(), body.fxRate(), blankToNull(body.quoteID()),
                 p == null ? null : TransactionService.prefill(p.firstName(), p.lastName(), p.email(), p.street1(),
                         p.street2(), p.city(), p.region(), p.postalCode(), p.country()));
-    }
-
-    /** An amount: > 0 and at most 1,000,000,000,000 (decisions §1). */
-    static void amount(Validation v, String field, BigDecimal value) {
-        if (value != null && (value.signum() <= 0 || value.compareTo(Money.MAX_AMOUNT) > 0)) {
-            v.add(field, "must be greater than 0 and at most 1000000000000");
-        }
     }
 
     /** Query of GET /transactions; limit and page are required here (interface document). */
