@@ -1,0 +1,41 @@
+package dev.cryptopay.support.limits;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * The caps and quotas that apply to one account: its overrides from {@link AccountLimitsConfig}, the platform defaults
+ * for the rest. Each service enforces the ones it owns (merchant-service the keys, webhook-service the webhooks,
+ * transaction-service the open transactions, the gateway the request rates).
+ */
+@ApplicationScoped
+public class AccountLimits {
+
+    /** What applies to one account. */
+    public record Limits(int apiKeys, int webhooks, int openTransactionsPerMerchant) {
+    }
+
+    private final AccountLimitsConfig defaults;
+    /** Overrides by lower-case account UUID (operators may paste upper-case ones). */
+    private final Map<String, AccountLimitsConfig.Overrides> overrides = new HashMap<>();
+
+    public AccountLimits(AccountLimitsConfig config) {
+        this.defaults = config;
+        config.accounts().forEach((account, values) -> overrides.put(account.toLowerCase(Locale.ROOT), values));
+    }
+
+    public Limits forAccount(UUID accountId) {
+        AccountLimitsConfig.Overrides overrides = accountId == null ? null
+                : this.overrides.get(accountId.toString());
+        if (overrides == null) {
+            return new Limits(defaults.apiKeys(), defaults.webhooks(), defaults.openTransactionsPerMerchant());
+        }
+        return new Limits(
+                overrides.apiKeys().orElse(defaults.apiKeys()),
+                overrides.webhooks().orElse(defaults.webhooks()),
+                overrides.openTransactionsPerMerchant().orElse(defaults.openTransactionsPerMerchant()));
+    }
+}

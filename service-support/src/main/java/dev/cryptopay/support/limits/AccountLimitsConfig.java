@@ -1,0 +1,47 @@
+package dev.cryptopay.support.limits;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.util.Map;
+import java.util.OptionalInt;
+
+/**
+ * Per-account caps and quotas (docs/decisions.md, "Limits"): platform defaults, and per-account overrides the
+ * operator sets in configuration for an account that needs more (a high-volume merchant) or less. Every service
+ * reads the same keys, so one shared configuration (a Kubernetes ConfigMap, the local scripts) sets them for all:
+ *
+ * <pre>
+ * cryptopay.limits.api-keys=100
+ * cryptopay.limits.accounts."3f0c…-uuid".api-keys=500
+ * </pre>
+ *
+ * Use {@link AccountLimits#forAccount} rather than this interface.
+ */
+@ConfigMapping(prefix = "cryptopay.limits")
+public interface AccountLimitsConfig {
+
+    // The platform defaults, for every account without an override.
+
+    /** Active keys (API and publishable) an account may hold; creating one more answers 409 limit_reached. */
+    @WithDefault("100")
+    int apiKeys();
+
+    /** Webhooks an account may hold; creating one more answers 409 limit_reached. */
+    @WithDefault("100")
+    int webhooks();
+
+    /** Transactions of one merchant that may be open (pending or waiting for KYC) at once. */
+    @WithDefault("10000")
+    int openTransactionsPerMerchant();
+
+    /** Overrides by account UUID; a setting an override leaves out keeps the default. */
+    Map<String, Overrides> accounts();
+
+    interface Overrides {
+        OptionalInt apiKeys();
+
+        OptionalInt webhooks();
+
+        OptionalInt openTransactionsPerMerchant();
+    }
+}
