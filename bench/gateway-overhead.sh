@@ -21,7 +21,7 @@ if ! command -v wrk >/dev/null; then
   step "installing wrk (Debian package)"
   apt-get install -y -qq wrk >/dev/null || die "apt-get install wrk failed (run apt-get update first)"
 fi
-wait_http http://127.0.0.1:8080/q/health/ready 5 || die "the suite is not running: deploy/local/start"
+wait_http http://127.0.0.1:8180/q/health/ready 5 || die "the suite is not running: deploy/local/start"
 "$LOCAL_DIR/sandbox-account" >/dev/null
 account=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["accountUUID"])' "$STATE_DIR/sandbox-account.json")
 api_key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["apiKey"]["generatedKey"])' "$STATE_DIR/sandbox-account.json")

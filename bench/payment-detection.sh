@@ -54,7 +54,7 @@ done
 ((count > 0 && blocks > 0)) || die "--count and --blocks must be at least 1"
 
 GATEWAY=http://127.0.0.1:8080
-METRICS=http://127.0.0.1:8082/q/metrics
+METRICS=http://127.0.0.1:8182/q/metrics
 NODE=http://127.0.0.1:8545
 ACCOUNT0=0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266
 USDC_CONTRACT=0x5FbDB2315678afecb367f032d93F642f64180aa3
@@ -126,8 +126,8 @@ api() {
 
 # --- the suite --------------------------------------------------------------------------------------------------
 
-wait_http "$GATEWAY/q/health/ready" 5 || die "the suite is not running (no gateway on $GATEWAY): start it with deploy/local/start"
-wait_http "http://127.0.0.1:8082/q/health/ready" 5 || die "transaction-service is not ready on 127.0.0.1:8082: start the suite with deploy/local/start"
+wait_http "http://127.0.0.1:8180/q/health/ready" 5 || die "the suite is not running (no gateway on $GATEWAY): start it with deploy/local/start"
+wait_http "http://127.0.0.1:8182/q/health/ready" 5 || die "transaction-service is not ready on 127.0.0.1:8082: start the suite with deploy/local/start"
 [[ "$(rpc eth_chainId '[]')" == 0xaa36a7 ]] || die "no anvil node with chain id 11155111 on $NODE: run deploy/local/up"
 metrics_now="$(curl -s "$METRICS" || true)"
 [[ "$metrics_now" == *'cryptopay_chain_rpc_calls_total{network="ethereum"}'* ]] ||

@@ -72,12 +72,13 @@ flock /tmp/cryptopay-build.lock "$JAVA" -cp "$cp" bench/reporting/GenerateEvents
   "$count" "$accounts" | tee -a "$out/summary.txt"
 
 metric() {
-  curl -s "http://127.0.0.1:$PORT/q/metrics" |
+  curl -s "http://127.0.0.1:$((PORT + 100))/q/metrics" |
     awk -v t="$1" '$0 ~ "^reporting_events_total" && $0 ~ "result=\"applied\"" && $0 ~ "topic=\"" t "\"" {s += $2} END {printf "%d", s}'
 }
 
 start_service() {
-  PORT=$PORT DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:19092 \
+  PORT=$PORT MANAGEMENT_PORT=$((PORT + 100)) HTTP_HOST=127.0.0.1 MANAGEMENT_HOST=127.0.0.1 CRYPTOPAY_ENVIRONMENT=sandbox \
+    DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:19092 \
     REPORTING_GROUP="$prefix" \
     MP_MESSAGING_INCOMING_TRANSACTIONS_IN_TOPIC="$prefix.transactions" \
     MP_MESSAGING_INCOMING_REFUNDS_IN_TOPIC="$prefix.refunds" \
@@ -86,7 +87,7 @@ start_service() {
     "$JAVA" -Xms256m -Xmx1g -jar "$JAR" >"$out/service.log" 2>&1 &
   service_pid=$!
   for _ in $(seq 1 240); do
-    curl -sf "http://127.0.0.1:$PORT/q/health/ready" >/dev/null 2>&1 && return 0
+    curl -sf "http://127.0.0.1:$((PORT + 100))/q/health/ready" >/dev/null 2>&1 && return 0
     sleep 0.25
   done
   echo "reporting-projection: the service did not become ready; see $out/service.log" >&2

@@ -105,6 +105,11 @@ public final class Suite {
         return SERVICES.get(service);
     }
 
+    /** Where a service on {@code port} serves /q/health and /q/metrics: its HTTP port + 100. */
+    public static int managementPort(int port) {
+        return port + 100;
+    }
+
     public static String jdbcUrl(String service) {
         return "jdbc:postgresql://127.0.0.1:5432/" + service + "_it";
     }
@@ -198,6 +203,12 @@ public final class Suite {
         Map<String, String> env = builder.environment();
         Path keys = root.resolve("deploy/local/keys");
         env.put("PORT", String.valueOf(port));
+        // Health and metrics on the management port (HTTP port + 100); everything on loopback; the sandbox named
+        // explicitly (a packaged service refuses to start without CRYPTOPAY_ENVIRONMENT).
+        env.put("MANAGEMENT_PORT", String.valueOf(managementPort(port)));
+        env.put("HTTP_HOST", "127.0.0.1");
+        env.put("MANAGEMENT_HOST", "127.0.0.1");
+        env.put("CRYPTOPAY_ENVIRONMENT", "sandbox");
         env.put("DB_URL", jdbcUrl(service));
         env.put("KAFKA_BOOTSTRAP_SERVERS", KAFKA);
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", keys.resolve("local-dev-internal-public.pem").toString());
@@ -222,7 +233,7 @@ public final class Suite {
 
     private void awaitReady(String service, int port, Duration timeout) {
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        URI ready = URI.create("http://127.0.0.1:" + port + "/q/health/ready");
+        URI ready = URI.create("http://127.0.0.1:" + managementPort(port) + "/q/health/ready");
         Instant deadline = Instant.now().plus(timeout);
         while (Instant.now().isBefore(deadline)) {
             Process process = processes.get(service);

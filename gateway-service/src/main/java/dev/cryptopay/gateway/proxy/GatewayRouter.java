@@ -123,10 +123,6 @@ public class GatewayRouter {
     private void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         String path = request.path();
-        if (path.startsWith("/q/")) {
-            ctx.next();
-            return;
-        }
         String requestId = requestId(request.headers().get(REQUEST_ID));
         request.headers().set(REQUEST_ID, requestId);
         request.response().putHeader(REQUEST_ID, requestId);

@@ -1,11 +1,11 @@
 package dev.cryptopay.merchant.service;
 
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.environment.Environment;
 import dev.cryptopay.support.validation.Validation;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.crypto.DeterministicKey;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Checks the extended public keys of addressProvider with bitcoinj: Base58Check, BIP32 version bytes and a
@@ -17,8 +17,8 @@ public class ExtendedPublicKeys {
 
     private final boolean sandbox;
 
-    public ExtendedPublicKeys(@ConfigProperty(name = "cryptopay.environment") String environment) {
-        this.sandbox = "sandbox".equals(environment);
+    public ExtendedPublicKeys(Environment environment) {
+        this.sandbox = environment.isSandbox();
     }
 
     public void check(Validation v, String field, String network, String xpub) {

@@ -7,11 +7,11 @@ import dev.cryptopay.merchant.config.MerchantServiceConfig;
 import dev.cryptopay.merchant.domain.Account;
 import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.Settings.AccountSettings;
+import dev.cryptopay.support.environment.Environment;
 import dev.cryptopay.support.outbox.Outbox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.util.Map;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Publishes merchants' effective configuration on the compacted merchants topic, through the outbox. */
 @ApplicationScoped
@@ -21,9 +21,9 @@ public class MerchantEvents {
     private final Map<String, String> defaultXpubs;
 
     public MerchantEvents(Outbox outbox, MerchantServiceConfig config,
-            @ConfigProperty(name = "cryptopay.environment") String environment) {
+            Environment environment) {
         this.outbox = outbox;
-        this.defaultXpubs = "sandbox".equals(environment) ? Map.copyOf(config.sandboxXpubs()) : Map.of();
+        this.defaultXpubs = environment.isSandbox() ? Map.copyOf(config.sandboxXpubs()) : Map.of();
     }
 
     /** The account's settings with the platform defaults filled in (the top of the inheritance chain). */

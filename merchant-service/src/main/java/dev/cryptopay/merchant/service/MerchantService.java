@@ -4,6 +4,7 @@ import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.merchant.domain.Account;
 import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.MerchantLogo;
+import dev.cryptopay.support.environment.Environment;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,7 +13,6 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Merchants of an account: create, replace, read, list, archive, logo. Every change publishes the merchant. */
 @ApplicationScoped
@@ -21,9 +21,9 @@ public class MerchantService {
     private final MerchantEvents events;
     private final boolean sandbox;
 
-    public MerchantService(MerchantEvents events, @ConfigProperty(name = "cryptopay.environment") String environment) {
+    public MerchantService(MerchantEvents events, Environment environment) {
         this.events = events;
-        this.sandbox = "sandbox".equals(environment);
+        this.sandbox = environment.isSandbox();
     }
 
     public record Page(List<Merchant> merchants, long totalCount) {

@@ -38,6 +38,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class RebuildTest {
 
+    /** quarkus.management.test-port of reporting-service. */
+    private static final int MANAGEMENT_TEST_PORT = 9185;
+
     private static final List<String> TABLES = List.of("event_log", "transaction_row", "payment_row", "refund_row",
             "merchant_row");
 
@@ -111,11 +114,12 @@ class RebuildTest {
         Map<String, Long> measured = lag.measureNow();
         assertTrue(measured.keySet().containsAll(List.of(Topics.TRANSACTIONS, Topics.REFUNDS, Topics.MERCHANTS)));
         measured.values().forEach(value -> assertTrue(value >= 0, measured.toString()));
-        given().get("/q/health/ready").then().statusCode(200)
+        // Health and metrics live on the management port (quarkus.management.test-port), not on the API port.
+        given().port(MANAGEMENT_TEST_PORT).get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'reporting-projection' }.status", equalTo("UP"))
                 .body("checks.find { it.name == 'reporting-projection' }.data", org.hamcrest.Matchers.hasKey(
                         "lag." + Topics.TRANSACTIONS));
-        given().get("/q/metrics").then().statusCode(200)
+        given().port(MANAGEMENT_TEST_PORT).get("/q/metrics").then().statusCode(200)
                 .body(containsString("reporting_consumer_lag{topic=\"" + Topics.TRANSACTIONS + "\"}"))
                 .body(containsString("reporting_version_gaps{topic=\"" + Topics.TRANSACTIONS + "\"}"));
     }

@@ -5,6 +5,7 @@ import dev.cryptopay.subscription.config.SubscriptionConfig;
 import dev.cryptopay.subscription.domain.BillingClock;
 import dev.cryptopay.subscription.rest.SubscriptionDtos.ClockRequest;
 import dev.cryptopay.subscription.rest.SubscriptionDtos.ClockView;
+import dev.cryptopay.support.environment.Environment;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.IdentityClaims;
 import jakarta.annotation.security.RolesAllowed;
@@ -15,7 +16,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.time.Duration;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Sandbox-only test control of this service's clock, for system tests that bill a month or a dunning schedule of
@@ -32,10 +32,10 @@ public class ClockResource {
     private final boolean enabled;
 
     public ClockResource(BillingClock clock, BillingJob job, SubscriptionConfig config,
-            @ConfigProperty(name = "cryptopay.environment") String environment) {
+            Environment environment) {
         this.clock = clock;
         this.job = job;
-        this.enabled = config.clockControl() && "sandbox".equals(environment);
+        this.enabled = config.clockControl() && environment.isSandbox();
     }
 
     @GET

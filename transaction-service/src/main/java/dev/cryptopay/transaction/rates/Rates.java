@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.rates;
 
+import dev.cryptopay.support.environment.Environment;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -7,7 +8,6 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Rates as quoting uses them: a rate older than the configured maximum age is never used (503 with
@@ -24,9 +24,9 @@ public class Rates {
     private final Clock clock;
 
     public Rates(RateProvider provider, TransactionServiceConfig config,
-            @ConfigProperty(name = "cryptopay.environment") String environment) {
+            Environment environment) {
         this.provider = provider;
-        this.maxAge = "sandbox".equals(environment) ? config.rates().sandboxMaxAge() : config.rates().maxAge();
+        this.maxAge = environment.isSandbox() ? config.rates().sandboxMaxAge() : config.rates().maxAge();
         this.retryAfterSeconds = config.rates().retryAfterSeconds();
         this.clock = Clock.systemUTC();
     }

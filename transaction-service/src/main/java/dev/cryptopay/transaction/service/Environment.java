@@ -5,7 +5,6 @@ import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * What depends on running as sandbox or production (decisions §9): bitcoin testnet addresses, EVM chain ids
@@ -17,9 +16,8 @@ public class Environment {
     private final boolean sandbox;
     private final Map<String, Map<String, String>> tokenContracts;
 
-    public Environment(@ConfigProperty(name = "cryptopay.environment") String environment,
-            TransactionServiceConfig config) {
-        this.sandbox = "sandbox".equals(environment);
+    public Environment(dev.cryptopay.support.environment.Environment environment, TransactionServiceConfig config) {
+        this.sandbox = environment.isSandbox();
         this.tokenContracts = config.tokenContracts().getOrDefault(sandbox ? "sandbox" : "production", Map.of());
     }
 

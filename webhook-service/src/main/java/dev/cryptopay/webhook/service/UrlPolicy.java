@@ -1,5 +1,6 @@
 package dev.cryptopay.webhook.service;
 
+import dev.cryptopay.support.environment.Environment;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -11,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Which webhook URLs the service accepts and where it may connect (decisions §7, SSRF).
@@ -42,8 +42,8 @@ public class UrlPolicy {
 
     private final boolean production;
 
-    public UrlPolicy(@ConfigProperty(name = "cryptopay.environment", defaultValue = "sandbox") String environment) {
-        this.production = "production".equalsIgnoreCase(environment.strip());
+    public UrlPolicy(Environment environment) {
+        this.production = environment.isProduction();
     }
 
     public boolean production() {

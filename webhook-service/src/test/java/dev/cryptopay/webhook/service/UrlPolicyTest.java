@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptopay.support.environment.Environment;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Optional;
@@ -14,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 class UrlPolicyTest {
 
-    private final UrlPolicy sandbox = new UrlPolicy("sandbox");
-    private final UrlPolicy production = new UrlPolicy("production");
+    private final UrlPolicy sandbox = new UrlPolicy(Environment.SANDBOX);
+    private final UrlPolicy production = new UrlPolicy(Environment.PRODUCTION);
 
     @ParameterizedTest
     @ValueSource(strings = { "127.0.0.1", "127.8.9.10", "10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1",
