@@ -1,12 +1,16 @@
 package dev.cryptopay.gateway.proxy;
 
 import dev.cryptopay.gateway.auth.StoredKey;
+import dev.cryptopay.gateway.auth.StoredMerchant;
 import dev.cryptopay.support.security.KeyHash;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
-/** Active admin API keys written straight into the gateway's key view (no merchant-service in these tests). */
+/**
+ * Active admin API keys and enabled merchants written straight into the gateway's key and merchant views (no
+ * merchant-service in these tests).
+ */
 final class SeededKeys {
 
     private SeededKeys() {
@@ -27,5 +31,17 @@ final class SeededKeys {
                 stored.persist();
             }
         });
+    }
+
+    /** An enabled merchant of {@code account} in the gateway's merchant view; call inside a transaction. */
+    static void merchant(UUID id, UUID account, String externalMID) {
+        StoredMerchant merchant = new StoredMerchant();
+        merchant.merchantId = id;
+        merchant.accountId = account;
+        merchant.externalMID = externalMID;
+        merchant.status = 1;
+        merchant.version = 1;
+        merchant.updatedAt = OffsetDateTime.now();
+        merchant.persist();
     }
 }

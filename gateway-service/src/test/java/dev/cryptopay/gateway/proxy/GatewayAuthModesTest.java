@@ -1,11 +1,9 @@
 package dev.cryptopay.gateway.proxy;
 
 import static io.restassured.RestAssured.given;
-import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 
 import dev.cryptopay.gateway.auth.StoredKey;
-import dev.cryptopay.gateway.auth.StoredMerchant;
 import dev.cryptopay.support.security.KeyHash;
 import dev.cryptopay.support.testing.TestTokens;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -25,7 +23,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Retry-After) and one it refuses answers 401/403/400 from the gateway itself.
  */
 @QuarkusTest
-class GatewayAuthTest {
+class GatewayAuthModesTest {
 
     static final UUID ACCOUNT = UUID.randomUUID();
     static final UUID OTHER_ACCOUNT = UUID.randomUUID();
@@ -47,9 +45,9 @@ class GatewayAuthTest {
             store(REVOKED, "api", "admin", -1, null);
             store(PUBLISHABLE, "publishable", null, 1, SCOPED_MERCHANT);
             store(UNSCOPED_PUBLISHABLE, "publishable", null, 1, null);
-            merchant(SCOPED_MERCHANT, ACCOUNT, "scoped-shop");
-            merchant(TILL, ACCOUNT, "till-7");
-            merchant(FOREIGN_MERCHANT, OTHER_ACCOUNT, "foreign-shop");
+            SeededKeys.merchant(SCOPED_MERCHANT, ACCOUNT, "scoped-shop");
+            SeededKeys.merchant(TILL, ACCOUNT, "till-7");
+            SeededKeys.merchant(FOREIGN_MERCHANT, OTHER_ACCOUNT, "foreign-shop");
         });
     }
 
@@ -65,17 +63,6 @@ class GatewayAuthTest {
         stored.version = 1;
         stored.updatedAt = OffsetDateTime.now();
         stored.persist();
-    }
-
-    private static void merchant(UUID id, UUID account, String externalMID) {
-        StoredMerchant merchant = new StoredMerchant();
-        merchant.merchantId = id;
-        merchant.accountId = account;
-        merchant.externalMID = externalMID;
-        merchant.status = 1;
-        merchant.version = 1;
-        merchant.updatedAt = OffsetDateTime.now();
-        merchant.persist();
     }
 
     @ParameterizedTest(name = "{0} {1} with {2} -> {3}")
@@ -129,22 +116,6 @@ class GatewayAuthTest {
                 .then().statusCode(status)
                 .contentType("application/problem+json")
                 .header("X-Request-Id", notNullValue());
-    }
-
-    @ParameterizedTest
-    @CsvSource({ "GET, /no/such/path, 404, not_found", "DELETE, /assets, 405, method_not_allowed" })
-    void answersUnknownPathsAndMethodsItself(String method, String path, int status, String code) {
-        given().when().request(method, path)
-                .then().statusCode(status).contentType("application/problem+json").body("code", equalTo(code));
-    }
-
-    @ParameterizedTest
-    @CsvSource({ "GET, /assets" })
-    void aServiceThatIsDownIsA503WithRetryAfter(String method, String path) {
-        given().when().request(method, path)
-                .then().statusCode(503)
-                .header("Retry-After", notNullValue())
-                .body("code", equalTo("service_unavailable"));
     }
 
     private static RequestSpecification with(String credentials) {
