@@ -7,7 +7,8 @@
 #
 # Role `payments` / password `payments` (LOCAL DEVELOPMENT credential only).
 # Databases (owner payments): <svc> (run), <svc>_test (per-service @QuarkusTest), <svc>_it
-# (system tests) for svc in gateway merchant transaction subscription webhook reporting.
+# (system tests) for svc in gateway merchant transaction subscription webhook reporting; and support_test for
+# service-support's own Quarkus tests (the outbox and inbox on a real database).
 # --reset-test-dbs drops and recreates every *_test and *_it database (never the run ones).
 #
 # Env overrides (defaults in brackets): LOCAL_PG_PORT [5432], LOCAL_PG_CLUSTER [main].
@@ -21,6 +22,8 @@ PG_STARTED_MARK="$STATE_DIR/postgres.started"
 APP_ROLE=payments
 APP_PASSWORD=payments # local development credential, never used outside this machine
 SERVICES=(gateway merchant transaction subscription webhook reporting)
+# Shared modules with Quarkus tests of their own: a <name>_test database each, nothing else.
+LIBRARIES=(support)
 
 usage() {
   cat <<EOF
@@ -117,6 +120,9 @@ start_server() {
 sql_db_list() {
   local suffix="$1" s out=""
   for s in "${SERVICES[@]}"; do out+="${out:+,}'${s}${suffix}'"; done
+  if [[ "$suffix" == _test ]]; then
+    for s in "${LIBRARIES[@]}"; do out+=",'${s}${suffix}'"; done
+  fi
   printf '%s' "$out"
 }
 
@@ -185,7 +191,7 @@ cmd_up() {
   ((version >= 130000)) || die "postgres: server on $PG_HOST:$PG_PORT is older than PostgreSQL 13 ($version); use 15"
   created="$(echo "SELECT count(*) FROM pg_database WHERE datname IN ($(sql_db_list ''),$(sql_db_list _test),$(sql_db_list _it))" | pg_super)"
   ensure_role_and_dbs "$reset"
-  step "postgres: role $APP_ROLE ok; databases ok (${#SERVICES[@]} run, ${#SERVICES[@]} _test, ${#SERVICES[@]} _it; $((${#SERVICES[@]} * 3 - created)) created)"
+  step "postgres: role $APP_ROLE ok; databases ok (${#SERVICES[@]} run, $((${#SERVICES[@]} + ${#LIBRARIES[@]})) _test, ${#SERVICES[@]} _it; $((${#SERVICES[@]} * 3 + ${#LIBRARIES[@]} - created)) created)"
   if [[ "$reset" == 1 ]]; then
     step "postgres: test databases reset (*_test, *_it dropped and recreated empty)"
   fi

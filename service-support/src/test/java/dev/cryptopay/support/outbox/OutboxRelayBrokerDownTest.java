@@ -1,0 +1,127 @@
+package dev.cryptopay.support.outbox;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptopay.events.CloudEvent;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A broker the relay cannot reach: the events wait in the outbox (nothing is marked, nothing is lost) and all of
+ * them go once the broker can be reached. The relay's producer is pointed at a port where nothing listens; "the
+ * broker comes back" is a TCP forwarder opened on that port to the real test broker (the producer needs it only to
+ * find the broker: the broker's own advertised address serves the rest).
+ */
+@QuarkusTest
+@TestProfile(OutboxRelayBrokerDownTest.UnreachableBroker.class)
+class OutboxRelayBrokerDownTest {
+
+    public static class UnreachableBroker implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            // A port nothing listens on; short waits so the outage costs the test seconds, not minutes.
+            return Map.of("mp.messaging.outgoing.outbox-out.bootstrap.servers", "127.0.0.1:" + freePort(),
+                    "mp.messaging.outgoing.outbox-out.max.block.ms", "1000",
+                    "cryptopay.outbox.ack-timeout", "3s");
+        }
+    }
+
+    @Inject
+    Outbox outbox;
+    @Inject
+    OutboxRelay relay;
+    @Inject
+    EntityManager em;
+
+    @Test
+    void eventsWaitWhileTheBrokerCannotBeReachedAndAllGoOnceItCan() throws Exception {
+        String topic = RelayFixture.newTopic();
+        List<String> ids = RelayFixture.append(outbox, topic, "test.outage", 10);
+
+        // The broker is unreachable: however often the relay runs, every event keeps waiting.
+        Instant outageEnd = Instant.now().plusSeconds(8);
+        while (Instant.now().isBefore(outageEnd)) {
+            relay.wake();
+            assertEquals(ids.size(), RelayFixture.waiting(em, ids), "nothing is marked while the broker is away");
+            Thread.sleep(500);
+        }
+
+        // The port as the relay's producer was configured (the profile's class is loaded apart from the test's).
+        String unreachable = ConfigProvider.getConfig()
+                .getValue("mp.messaging.outgoing.outbox-out.bootstrap.servers", String.class);
+        int port = Integer.parseInt(unreachable.substring(unreachable.lastIndexOf(':') + 1));
+        try (Forwarder broker = new Forwarder(port, RelayFixture.broker())) {
+            RelayFixture.awaitPublished(relay, em, ids, Duration.ofSeconds(90));
+        }
+        List<CloudEvent> events = RelayFixture.read(topic,
+                seen -> seen.stream().map(CloudEvent::id).toList().containsAll(ids));
+        assertEquals(new HashSet<>(ids), RelayFixture.counts(events).keySet(), "every event arrived, none lost");
+        assertTrue(events.size() >= ids.size());
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Forwards every connection made to {@code port} to {@code target} ({@code host:port}), byte for byte in both
+     * directions. Written here because the JDK has no TCP relay and a test library for one (Toxiproxy) needs a
+     * separate server process; this is the whole of it.
+     */
+    static final class Forwarder implements AutoCloseable {
+        private final ServerSocket server;
+
+        Forwarder(int port, String target) throws IOException {
+            String[] hostPort = target.split(",")[0].split(":");
+            InetSocketAddress to = new InetSocketAddress(hostPort[0], Integer.parseInt(hostPort[1]));
+            server = new ServerSocket();
+            server.setReuseAddress(true);
+            server.bind(new InetSocketAddress("127.0.0.1", port));
+            Thread.ofVirtual().start(() -> {
+                while (!server.isClosed()) {
+                    try {
+                        Socket client = server.accept();
+                        Socket upstream = new Socket(to.getHostString(), to.getPort());
+                        Thread.ofVirtual().start(() -> pump(client, upstream));
+                        Thread.ofVirtual().start(() -> pump(upstream, client));
+                    } catch (IOException closed) {
+                        return;
+                    }
+                }
+            });
+        }
+
+        private static void pump(Socket from, Socket to) {
+            try (from; to) {
+                from.getInputStream().transferTo(to.getOutputStream());
+            } catch (IOException ended) {
+                // one side closed: closing both ends the connection
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+        }
+    }
+}
