@@ -185,11 +185,25 @@ public final class Suite {
         awaitReady(name, port, Duration.ofSeconds(90));
     }
 
+    /**
+     * Starts several more instances of {@code service} at once (names to ports), each with the suite's settings plus
+     * {@code env} (e.g. another DB_URL), and answers once all are ready: replicas of a new version starting together.
+     * Stop each with {@code stopService(name)}.
+     */
+    public void startReplicas(String service, Map<String, Integer> instances, Map<String, String> env) {
+        instances.forEach((name, port) -> launch(service, name, port, env));
+        instances.forEach((name, port) -> awaitReady(name, port, Duration.ofSeconds(120)));
+    }
+
     private void launch(String service) {
         launch(service, service, SERVICES.get(service));
     }
 
     private void launch(String service, String name, int port) {
+        launch(service, name, port, Map.of());
+    }
+
+    private void launch(String service, String name, int port, Map<String, String> extraEnv) {
         Path jar = root.resolve(service + "-service/target/quarkus-app/quarkus-run.jar");
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build the services first (mvn verify builds them)");
@@ -217,6 +231,7 @@ public final class Suite {
         SERVICES.forEach((other, otherPort) -> env.put(other.toUpperCase() + "_SERVICE_URL",
                 "http://127.0.0.1:" + otherPort));
         env.putAll(EXTRA_ENV.getOrDefault(service, Map.of()));
+        env.putAll(extraEnv);
         try {
             Files.createDirectories(logs);
             Path log = logs.resolve(name + ".log");
