@@ -5,8 +5,44 @@
 #   deploy/local/start && bench/deploy-resources.sh [FLOWS] [WORKERS]; deploy/local/stop   (under the build lock)
 # A flow: create a transaction (publishable key), pay it on the sandbox chain, read it until paid, read the
 # account's reporting summary and transaction listing. Defaults: 300 flows over 4 parallel workers.
+#   bench/deploy-resources.sh --watch [BASE_PORT]
+# instead samples the six services listening on BASE_PORT..BASE_PORT+5 (default 18080: the suite the system tests
+# start) from when they appear until they stop, e.g. beside `deploy/local/test -pl system-tests -am ...`, and
+# prints the same table over their whole run.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../deploy/local/lib.sh"
+
+rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status" 2>/dev/null || echo 0; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
+if [[ "${1:-}" == --watch ]]; then
+  base="${2:-18080}"
+  hz="$(getconf CLK_TCK)"
+  declare -A wpid wpeak wticks
+  wnames=(gateway merchant transaction subscription webhook reporting)
+  until (($(ss -ltnH "sport >= :$base and sport <= :$((base + 5))" | wc -l) >= 6)); do sleep 1; done
+  for i in "${!wnames[@]}"; do
+    wpid[${wnames[$i]}]="$(ss -ltnpH "sport = :$((base + i))" | sed -nE 's/.*pid=([0-9]+).*/\1/p' | head -n1)"
+    wpeak[${wnames[$i]}]=0
+  done
+  t0=$SECONDS
+  while kill -0 "${wpid[gateway]}" 2>/dev/null; do
+    for n in "${wnames[@]}"; do
+      r="$(rss_kib "${wpid[$n]}")"
+      ((r > wpeak[$n])) && wpeak[$n]=$r
+      t="$(cpu_ticks "${wpid[$n]}")"
+      ((t > 0)) && wticks[$n]=$t
+    done
+    sleep 1
+  done
+  elapsed=$((SECONDS - t0))
+  printf 'watched %s s (RSS in MiB; CPU in millicores averaged over the run, start-up included)\n' "$elapsed"
+  printf '%-22s %10s %12s\n' service peak_rss avg_cpu_m
+  for n in "${wnames[@]}"; do
+    printf '%-22s %10d %12d\n' "$n-service" $((wpeak[$n] / 1024)) $((${wticks[$n]:-0} * 1000 / hz / (elapsed > 0 ? elapsed : 1)))
+  done
+  exit 0
+fi
 
 flows="${1:-300}"
 workers="${2:-4}"
@@ -21,8 +57,6 @@ for s in gateway:8080 merchant:8081 transaction:8082 subscription:8083 webhook:8
 done
 names=(gateway merchant transaction subscription webhook reporting)
 
-rss_kib() { awk '/^VmRSS:/ {print $2}' "/proc/$1/status"; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 "$LOCAL_DIR/sandbox-account" >/dev/null
 saved="$STATE_DIR/sandbox-account.json"
