@@ -28,6 +28,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
@@ -111,6 +112,9 @@ class ImageTest {
         env.put("MANAGEMENT_HOST", "127.0.0.1");
         env.put("DB_URL", "jdbc:postgresql://127.0.0.1:5432/reporting_test");
         env.put("KAFKA_BOOTSTRAP_SERVERS", System.getProperty("test.kafka.bootstrap", "127.0.0.1:19092"));
+        // Its own consumer groups: an instance that outlived the test must never take partitions from the system
+        // tests' reporting-service on the same broker (seen once: ReportingIT then read an empty store).
+        env.put("REPORTING_GROUP", "image-test-" + UUID.randomUUID());
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION", "/keys/internal-public.pem");
         Path log = tarball.getParent().resolve("reporting-service-container.log");
         ProcessBuilder builder = new ProcessBuilder(container(rootfs, config, entrypoint))
