@@ -14,7 +14,7 @@ import java.util.Objects;
 import java.util.UUID;
 
 /**
- * A CloudEvents 1.0 event in structured JSON mode, as written on every topic (decisions §8).
+ * A CloudEvents 1.0 event in structured JSON mode, as written on every topic (docs/decisions.md §8).
  *
  * @param id              unique event id; consumers deduplicate on it
  * @param source          the producing service, e.g. {@code /merchant-service}

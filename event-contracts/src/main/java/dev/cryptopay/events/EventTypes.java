@@ -4,7 +4,7 @@ import java.util.Set;
 
 /**
  * CloudEvent {@code type} values. The transaction, refund and subscription types are also the webhook
- * event types of decisions §7; the key and merchant types travel only on the internal compacted topics.
+ * event types of docs/decisions.md §7; the key and merchant types travel only on the internal compacted topics.
  */
 public final class EventTypes {
     public static final String TRANSACTION_CREATED = "transaction.created";

@@ -8,7 +8,7 @@ import java.util.Map;
 /**
  * Data of {@link EventTypes#MERCHANT_UPDATED} on the compacted {@link Topics#MERCHANTS} topic: one merchant's
  * <em>effective</em> configuration, with account inheritance and {@code canSet} already resolved
- * (decisions §11), so consumers never re-implement the rules. Amounts are exact decimals (JSON numbers).
+ * (docs/decisions.md §11), so consumers never re-implement the rules. Amounts are exact decimals (JSON numbers).
  *
  * @param status                 0 under review, 1 enabled, -1 disabled/archived
  * @param fxRateAllowed          the operator allowed this merchant to set {@code fxRate} on transactions

@@ -1,6 +1,6 @@
 package dev.cryptopay.events;
 
-/** Kafka topics of the public event stream (decisions §8). Every record is a CloudEvent keyed by its aggregate id. */
+/** Kafka topics of the public event stream (docs/decisions.md §8). Every record is a CloudEvent keyed by its aggregate id. */
 public final class Topics {
     /** Transaction lifecycle; key = transactionID. */
     public static final String TRANSACTIONS = "payments.transactions.v1";
