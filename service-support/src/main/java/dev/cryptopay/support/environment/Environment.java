@@ -5,9 +5,9 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Which deployment this is (docs/decisions.md §9): the one switch between the sandbox (simulated chain, default test
- * extended public keys, test networks, operator clock and rate controls) and production (real networks only, strict
- * webhook address policy, development keys refused).
+ * Which deployment this is (docs/decisions.md §17; the sandbox itself is §9): the one switch between the sandbox
+ * (simulated chain, default test extended public keys, test networks, operator clock and rate controls) and
+ * production (real networks only, strict webhook address policy, development keys refused).
  *
  * <p>Read from {@code cryptopay.environment} ({@code CRYPTOPAY_ENVIRONMENT}) once, by {@link EnvironmentConfig}; inject
  * this enum wherever behaviour differs. Only the exact names {@code sandbox} and {@code production} are accepted: a
@@ -51,7 +51,7 @@ public enum Environment {
         throw new IllegalArgumentException("cryptopay.environment (CRYPTOPAY_ENVIRONMENT) is "
                 + (trimmed.isEmpty() ? "not set" : "'" + trimmed + "'") + "; it must be exactly one of "
                 + Arrays.stream(values()).map(Environment::wireName).collect(Collectors.joining(" or "))
-                + " (docs/decisions.md §9). The service does not start without it.");
+                + " (docs/decisions.md §17). The service does not start without it.");
     }
 
     @Override

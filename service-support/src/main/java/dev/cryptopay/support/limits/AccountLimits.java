@@ -9,13 +9,17 @@ import java.util.UUID;
 /**
  * The caps and quotas that apply to one account: its overrides from {@link AccountLimitsConfig}, the platform defaults
  * for the rest. Each service enforces the ones it owns (merchant-service the keys, webhook-service the webhooks,
- * transaction-service the open transactions, the gateway the request rates).
+ * transaction-service the open transactions, the gateway the request rates: {@link #rateForAccount}).
  */
 @ApplicationScoped
 public class AccountLimits {
 
     /** What applies to one account. */
     public record Limits(int apiKeys, int webhooks, int openTransactionsPerMerchant) {
+    }
+
+    /** The account's request rate at the gateway (docs/decisions.md §31): a token bucket per account and replica. */
+    public record Rate(int requestsPerSecond, int burst) {
     }
 
     private final AccountLimitsConfig defaults;
@@ -25,6 +29,16 @@ public class AccountLimits {
     public AccountLimits(AccountLimitsConfig config) {
         this.defaults = config;
         config.accounts().forEach((account, values) -> overrides.put(account.toLowerCase(Locale.ROOT), values));
+    }
+
+    /** The request rate that applies to the account's keys together. */
+    public Rate rateForAccount(UUID accountId) {
+        AccountLimitsConfig.Overrides overrides = accountId == null ? null : this.overrides.get(accountId.toString());
+        if (overrides == null) {
+            return new Rate(defaults.requestsPerSecond(), defaults.requestBurst());
+        }
+        return new Rate(overrides.requestsPerSecond().orElse(defaults.requestsPerSecond()),
+                overrides.requestBurst().orElse(defaults.requestBurst()));
     }
 
     public Limits forAccount(UUID accountId) {

@@ -34,6 +34,17 @@ public interface AccountLimitsConfig {
     @WithDefault("10000")
     int openTransactionsPerMerchant();
 
+    /**
+     * Requests per second all keys of one account may make together through one gateway replica (docs/decisions.md
+     * §31), on top of each key's own bucket: creating more keys does not multiply an account's rate.
+     */
+    @WithDefault("200")
+    int requestsPerSecond();
+
+    /** Burst of the account's bucket: requests it may make at once after a quiet spell. */
+    @WithDefault("400")
+    int requestBurst();
+
     /** Overrides by account UUID; a setting an override leaves out keeps the default. */
     Map<String, Overrides> accounts();
 
@@ -43,5 +54,9 @@ public interface AccountLimitsConfig {
         OptionalInt webhooks();
 
         OptionalInt openTransactionsPerMerchant();
+
+        OptionalInt requestsPerSecond();
+
+        OptionalInt requestBurst();
     }
 }

@@ -1,11 +1,12 @@
 package dev.cryptopay.support.outbox;
 
-import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.scheduler.Scheduled;
-import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
-import io.smallrye.reactive.messaging.MutinyEmitter;
-import io.quarkus.runtime.ShutdownEvent;
+import dev.cryptopay.support.time.IdleBackoff;
 import io.quarkus.arc.Unremovable;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.reactive.messaging.MutinyEmitter;
+import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
@@ -35,8 +36,11 @@ import org.jboss.logging.Logger;
  * service never reorder one aggregate's events.
  *
  * <p>{@link Outbox} wakes the relay as soon as a transaction that wrote events commits, so events leave within
- * milliseconds; the schedule (at least every second: Quarkus' scheduler runs nothing more often) is the safety
- * net for rows left by a crash, a broker outage or another replica.
+ * milliseconds; the schedule is the safety net for rows left by a crash, a broker outage or another replica. It
+ * backs off while it finds nothing (docs/decisions.md §70): after {@code cryptopay.outbox.interval} (1 s), doubling up
+ * to {@code cryptopay.outbox.max-idle-interval} (30 s) while every run finds the outbox empty, and back to the interval
+ * after any run that sent something, failed, or found another replica's relay holding the lock. An idle service then
+ * reads its outbox twice a minute instead of every second; an event written by this process never waits for it.
  */
 @ApplicationScoped
 @Unremovable
@@ -56,15 +60,20 @@ public class OutboxRelay {
         return thread;
     });
     private final AtomicBoolean wakeUpPending = new AtomicBoolean();
+    /** The safety net's delay after the last run: doubles while runs find nothing to send (§70). */
+    private final IdleBackoff backoff;
     private volatile boolean stopped;
 
     public OutboxRelay(EntityManager em, @Channel(Channels.OUTBOX) MutinyEmitter<String> emitter,
             @ConfigProperty(name = "cryptopay.outbox.batch-size", defaultValue = "200") int batchSize,
-            @ConfigProperty(name = "cryptopay.outbox.ack-timeout", defaultValue = "15s") Duration ackTimeout) {
+            @ConfigProperty(name = "cryptopay.outbox.ack-timeout", defaultValue = "15s") Duration ackTimeout,
+            @ConfigProperty(name = "cryptopay.outbox.interval", defaultValue = "1s") Duration interval,
+            @ConfigProperty(name = "cryptopay.outbox.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
         this.em = em;
         this.emitter = emitter;
         this.batchSize = batchSize;
         this.ackTimeout = ackTimeout;
+        this.backoff = new IdleBackoff(interval, maxIdle);
     }
 
     /** Runs the relay soon on its own thread; wake-ups that arrive while one is pending are merged. */
@@ -77,10 +86,18 @@ public class OutboxRelay {
         }
     }
 
-    // The first run waits until Reactive Messaging has wired the channel at start-up.
+    // The first run waits until Reactive Messaging has wired the channel at start-up. Each tick is an in-memory
+    // check; the relay itself runs only once the current idle delay has passed since the last run (§70).
     @Scheduled(every = "${cryptopay.outbox.interval:1s}", delayed = "5s")
     void safetyNet() {
-        wake();
+        if (backoff.due()) {
+            wake();
+        }
+    }
+
+    /** The current delay between safety-net runs (for tests and the performance notes). */
+    Duration idleDelay() {
+        return backoff.delay();
     }
 
     /** At shutdown the database goes away; rows not yet sent wait for the next start. */
@@ -93,22 +110,34 @@ public class OutboxRelay {
         if (stopped) {
             return;
         }
+        boolean idle = false;
+        long started = backoff.starting();
         try {
             int sent;
+            boolean first = true;
             do {
                 sent = QuarkusTransaction.requiringNew().call(this::publishBatch);
+                idle = first && sent == 0;
+                first = false;
             } while (sent == batchSize);
         } catch (RuntimeException e) {
             LOG.warnf("outbox relay paused, will retry: %s", e.getMessage());
+        } finally {
+            // Nothing at all to send: wait twice as long next time (up to the maximum); anything else (rows sent, a
+            // failure, another relay holding the lock): look again after the interval.
+            backoff.ran(idle, started);
         }
     }
 
-    /** Sends one batch and marks it published; returns how many rows were sent. */
+    /**
+     * Sends one batch and marks it published; returns how many rows were sent, or -1 when another relay holds the
+     * lock (its rows, or ours committed after it read its batch, are looked at again after the interval).
+     */
     int publishBatch() {
         Boolean locked = (Boolean) em.createNativeQuery("select pg_try_advisory_xact_lock(?1)")
                 .setParameter(1, RELAY_LOCK).getSingleResult();
         if (!Boolean.TRUE.equals(locked)) {
-            return 0;
+            return -1;
         }
         List<OutboxEvent> batch = em
                 .createQuery("from OutboxEvent e where e.publishedAt is null order by e.seq", OutboxEvent.class)

@@ -3,7 +3,7 @@ package dev.cryptopay.support.paging;
 import dev.cryptopay.support.validation.Validation;
 
 /**
- * {@code limit} and {@code page} of a list endpoint (decisions §5): limit defaults to 20 and is clamped to
+ * {@code limit} and {@code page} of a list endpoint (docs/decisions.md §5): limit defaults to 20 and is clamped to
  * 100, page starts at 1; a limit or page below 1, or one that is not a whole number, is a 400 naming it. A page
  * that starts beyond {@link #MAX_OFFSET} items is a 400 on {@code page} too (no listing is that long, and the
  * offset must fit the database's and Panache's integer arithmetic).

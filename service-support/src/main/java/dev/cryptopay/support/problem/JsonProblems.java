@@ -20,7 +20,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
- * The one translation of a JSON parse or binding failure into a 400 problem (decisions §1), shared by the
+ * The one translation of a JSON parse or binding failure into a 400 problem (docs/decisions.md §1), shared by the
  * services' {@link ProblemMappers} and the gateway's own body check, so the same body gets the same answer
  * wherever it is refused:
  * <ul>

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
- * An RFC 9457 problem document (decisions §1). {@code code} is a stable snake_case string clients branch on;
+ * An RFC 9457 problem document (docs/decisions.md §1). {@code code} is a stable snake_case string clients branch on;
  * {@code errors} is present only for validation failures.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)

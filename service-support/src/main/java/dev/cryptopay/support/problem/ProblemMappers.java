@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
- * The one error mapping of the suite: every failure leaves a service as problem+json (decisions §1).
+ * The one error mapping of the suite: every failure leaves a service as problem+json (docs/decisions.md §1).
  * Nothing of the exception itself (class names, SQL, stack traces) reaches the client; unexpected
  * failures are logged here with the request's id and answered with a generic 500.
  */

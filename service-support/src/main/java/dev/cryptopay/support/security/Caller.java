@@ -47,7 +47,7 @@ public class Caller {
     }
 
     /**
-     * Ensures the caller acts for {@code pathAccount}; a path naming another account is 403 (decisions §1).
+     * Ensures the caller acts for {@code pathAccount}; a path naming another account is 403 (docs/decisions.md §1).
      */
     public UUID requireAccount(UUID pathAccount) {
         UUID own = accountId().orElseThrow(() -> ApiException.forbidden("This endpoint needs an account key."));

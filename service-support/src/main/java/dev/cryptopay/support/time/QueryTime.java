@@ -9,7 +9,7 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 
 /**
- * Time bounds of list queries (decisions §5): an RFC 3339 timestamp or a {@code YYYY-MM-DD} date, in UTC. A start
+ * Time bounds of list queries (docs/decisions.md §5): an RFC 3339 timestamp or a {@code YYYY-MM-DD} date, in UTC. A start
  * bound is inclusive. An end bound is returned exclusive: a date ends before the next day (so the whole day is
  * included), a timestamp one microsecond after itself (so it is included). A malformed value is a field error.
  */

@@ -14,12 +14,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Collects field-level errors for one request and throws them together as a 400 (decisions §1), so a client
+ * Collects field-level errors for one request and throws them together as a 400 (docs/decisions.md §1), so a client
  * learns about every bad field at once. Each check returns this for chaining and skips absent optional values.
  */
 public final class Validation {
 
-    /** Default maximum length of request strings (decisions §1). */
+    /** Default maximum length of request strings (docs/decisions.md §1). */
     public static final int MAX_STRING = 255;
     private static final Pattern HEX_COLOR = Pattern.compile("^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$");
     private static final Set<String> CURRENCIES = Currency.getAvailableCurrencies().stream()

@@ -41,6 +41,16 @@ class AccountLimitsTest {
     }
 
     @Test
+    void requestRatesHaveDefaultsAndPerAccountOverrides() {
+        AccountLimits limits = limits(Map.of(
+                "cryptopay.limits.request-burst", "50",
+                "cryptopay.limits.accounts.\"" + BIG + "\".requests-per-second", "1000"));
+        assertEquals(new AccountLimits.Rate(1000, 50), limits.rateForAccount(BIG));
+        assertEquals(new AccountLimits.Rate(200, 50), limits.rateForAccount(OTHER));
+        assertEquals(new AccountLimits.Rate(200, 400), limits(Map.of()).rateForAccount(null));
+    }
+
+    @Test
     void anUpperCaseAccountIdInConfigurationIsNotLost() {
         // Operators paste UUIDs as they come; lookups use the lower-case form, so the configuration must too.
         AccountLimits limits = limits(Map.of(

@@ -1,0 +1,76 @@
+package dev.cryptopay.support.cache;
+
+import jakarta.transaction.Synchronization;
+import jakarta.transaction.TransactionSynchronizationRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * Values read from this replica's own database, kept for a short time so that a busy second of requests shares one
+ * read (docs/decisions.md §68, §75). A change this replica makes or consumes calls {@link #forget}: every kept value
+ * goes at once and again when the changing transaction ends, and a read that overlapped the change never keeps what
+ * it read (a generation counter), so the next request here reads the committed change. Another replica's change
+ * applies here within the time to live.
+ *
+ * <p>Hand-rolled rather than a cache library: a map, a timestamp per entry and a generation counter are the whole of
+ * it, and the after-commit eviction needs the transaction registry anyway.
+ */
+public final class ShortLivedCache<K, V> {
+
+    private record Kept<V>(V value, long readAt) {
+    }
+
+    private final long ttlNanos;
+    private final int maxEntries;
+    private final Map<K, Kept<V>> kept = new ConcurrentHashMap<>();
+    private final AtomicLong generation = new AtomicLong();
+
+    /** {@code maxEntries}: past this many kept values the cache starts over (a bound on memory, not an LRU). */
+    public ShortLivedCache(long ttlNanos, int maxEntries) {
+        this.ttlNanos = ttlNanos;
+        this.maxEntries = maxEntries;
+    }
+
+    /**
+     * The value kept for {@code key} if it is younger than the time to live, else what {@code load} reads now; a
+     * {@code null} from {@code load} is answered and never kept.
+     */
+    public V get(K key, Function<K, V> load) {
+        long now = System.nanoTime();
+        Kept<V> hit = kept.get(key);
+        if (hit != null && now - hit.readAt() < ttlNanos) {
+            return hit.value();
+        }
+        long before = generation.get();
+        V read = load.apply(key);
+        if (read != null && generation.get() == before) {
+            if (kept.size() > maxEntries) {
+                kept.clear();
+            }
+            kept.put(key, new Kept<>(read, now));
+        }
+        return read;
+    }
+
+    /** Forgets every kept value now and when the caller's transaction ends (it is changing what they were read from). */
+    public void forget(TransactionSynchronizationRegistry transactions) {
+        clear();
+        transactions.registerInterposedSynchronization(new Synchronization() {
+            @Override
+            public void beforeCompletion() {
+            }
+
+            @Override
+            public void afterCompletion(int status) {
+                clear();
+            }
+        });
+    }
+
+    private void clear() {
+        generation.incrementAndGet();
+        kept.clear();
+    }
+}

@@ -1,0 +1,58 @@
+package dev.cryptopay.support.time;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The schedule of a job that has nothing to do while nothing is open (docs/decisions.md §70, §74): its 1 s tick runs
+ * the job only once the current delay has passed since the last run; the delay doubles after every run that found
+ * nothing open, up to a cap, and is back at the interval after a run that found something open or a {@link #wake}
+ * (work opened in this replica). A wake that arrives while a run is under way counts: that run does not back off.
+ */
+public final class IdleBackoff {
+
+    private final long intervalNanos;
+    private final long maxNanos;
+    private final AtomicLong wakes = new AtomicLong();
+    private volatile long delayNanos;
+    private volatile long lastRunEnded = System.nanoTime();
+
+    public IdleBackoff(Duration interval, Duration max) {
+        this.intervalNanos = Math.max(1, interval.toNanos());
+        this.maxNanos = Math.max(intervalNanos, max.toNanos());
+        this.delayNanos = intervalNanos;
+    }
+
+    /** Whether a tick should run the job now (a tenth of the interval early, so ticks do not just miss it). */
+    public boolean due() {
+        return System.nanoTime() - lastRunEnded >= delayNanos - intervalNanos / 10;
+    }
+
+    /** Called as a run starts; pass what it answers to {@link #ran}. */
+    public long starting() {
+        return wakes.get();
+    }
+
+    /** A run ended: {@code idle} when it found nothing open; {@code started} is what {@link #starting} answered. */
+    public void ran(boolean idle, long started) {
+        boolean wokenMeanwhile = wakes.get() != started;
+        delayNanos = idle && !wokenMeanwhile ? Math.min(maxNanos, delayNanos * 2) : intervalNanos;
+        lastRunEnded = System.nanoTime();
+    }
+
+    /**
+     * Something was opened: back to the interval from the next tick on. Answers whether the job was backing off, i.e.
+     * whether it should run now rather than at its next tick (under load it is not: no extra runs per opening).
+     */
+    public boolean wake() {
+        wakes.incrementAndGet();
+        boolean backingOff = delayNanos > intervalNanos;
+        delayNanos = intervalNanos;
+        return backingOff;
+    }
+
+    /** The current delay between runs. */
+    public Duration delay() {
+        return Duration.ofNanos(delayNanos);
+    }
+}

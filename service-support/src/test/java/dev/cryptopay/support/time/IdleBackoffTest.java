@@ -1,0 +1,53 @@
+package dev.cryptopay.support.time;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The idle back-off of the watcher and expiry (docs/decisions.md §74). */
+class IdleBackoffTest {
+
+    @Test
+    void idleRunsDoubleTheDelayUpToTheCapAndAnOpenRunResetsIt() {
+        IdleBackoff backoff = new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(5));
+        assertEquals(Duration.ofSeconds(1), backoff.delay());
+        backoff.ran(true, backoff.starting());
+        assertEquals(Duration.ofSeconds(2), backoff.delay());
+        backoff.ran(true, backoff.starting());
+        assertEquals(Duration.ofSeconds(4), backoff.delay());
+        backoff.ran(true, backoff.starting());
+        assertEquals(Duration.ofSeconds(5), backoff.delay());
+        backoff.ran(true, backoff.starting());
+        assertEquals(Duration.ofSeconds(5), backoff.delay());
+        backoff.ran(false, backoff.starting());
+        assertEquals(Duration.ofSeconds(1), backoff.delay());
+    }
+
+    @Test
+    void aRunIsNotDueBeforeItsDelayAndAWakeMakesTheNextTickRun() throws InterruptedException {
+        IdleBackoff backoff = new IdleBackoff(Duration.ofMillis(100), Duration.ofSeconds(60));
+        for (int i = 0; i < 6; i++) {
+            backoff.ran(true, backoff.starting());
+        }
+        assertEquals(Duration.ofMillis(6400), backoff.delay());
+        Thread.sleep(150);
+        assertFalse(backoff.due(), "a backed-off job waits for its delay");
+        assertTrue(backoff.wake(), "a wake of a backed-off job asks for a run now");
+        assertEquals(Duration.ofMillis(100), backoff.delay());
+        assertTrue(backoff.due(), "after a wake the next tick runs the job");
+        assertFalse(backoff.wake(), "a job already at the interval runs at its next tick, not once per wake");
+    }
+
+    @Test
+    void aWakeDuringARunKeepsThatRunFromBackingOff() {
+        IdleBackoff backoff = new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+        backoff.ran(true, backoff.starting());
+        long started = backoff.starting();
+        backoff.wake(); // a creation committed after the run looked and found nothing open
+        backoff.ran(true, started);
+        assertEquals(Duration.ofSeconds(1), backoff.delay());
+    }
+}
