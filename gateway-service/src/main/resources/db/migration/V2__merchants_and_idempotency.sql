@@ -10,7 +10,7 @@ create table gateway_merchant (
 );
 create index gateway_merchant_external on gateway_merchant (account_id, external_mid);
 
--- Idempotency-Key records (decisions §6): one per (scope, key) for 24 hours. While the first request is in
+-- Idempotency-Key records (docs/decisions.md §6): one per (scope, key) for 24 hours. While the first request is in
 -- flight response_status is null; afterwards the stored answer is replayed to every retry with the same body.
 create table idempotency_record (
     scope            varchar(64)  not null,

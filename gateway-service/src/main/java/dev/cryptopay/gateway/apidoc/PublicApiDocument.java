@@ -3,6 +3,7 @@ package dev.cryptopay.gateway.apidoc;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.cryptopay.gateway.limits.ClientAddress;
 import dev.cryptopay.gateway.limits.RateLimiter;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.problem.Problem;
@@ -37,12 +38,14 @@ public class PublicApiDocument {
     private static final String REQUEST_ID = "X-Request-Id";
 
     private final RateLimiter rateLimiter;
+    private final ClientAddress clientAddress;
     private final ObjectMapper mapper;
     private final Buffer yaml;
     private final Buffer json;
 
-    public PublicApiDocument(RateLimiter rateLimiter, ObjectMapper mapper) {
+    public PublicApiDocument(RateLimiter rateLimiter, ClientAddress clientAddress, ObjectMapper mapper) {
         this.rateLimiter = rateLimiter;
+        this.clientAddress = clientAddress;
         this.mapper = mapper;
         byte[] document = read();
         this.yaml = Buffer.buffer(document);
@@ -72,8 +75,7 @@ public class PublicApiDocument {
         // The gateway's rule for request ids: the client's when it is safe to log, else a new one.
         ctx.response().putHeader(REQUEST_ID, offered != null && offered.matches("[A-Za-z0-9._:-]{1,128}") ? offered
                 : UUID.randomUUID().toString());
-        String address = ctx.request().remoteAddress() == null ? "unknown" : ctx.request().remoteAddress().host();
-        OptionalLong wait = rateLimiter.forAddress(address);
+        OptionalLong wait = rateLimiter.forAddress(clientAddress.of(ctx.request()));
         if (wait.isPresent()) {
             Problem problem = new ApiException(429, "rate_limited", "Too many requests",
                     "The rate limit was reached; retry after the number of seconds in Retry-After.", null,

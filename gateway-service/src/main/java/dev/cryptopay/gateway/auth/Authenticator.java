@@ -3,7 +3,9 @@ package dev.cryptopay.gateway.auth;
 import dev.cryptopay.events.KeyState;
 import dev.cryptopay.gateway.config.GatewayConfig;
 import dev.cryptopay.gateway.routing.AuthMode;
+import dev.cryptopay.support.environment.Environment;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.DevelopmentKeys;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.security.KeyHash;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
@@ -11,19 +13,22 @@ import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.auth.principal.JWTParser;
 import io.smallrye.jwt.auth.principal.ParseException;
 import io.smallrye.jwt.util.KeyUtils;
+import io.quarkus.runtime.Startup;
 import io.vertx.core.MultiMap;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.PublicKey;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * Establishes the caller of one request according to its route's {@link AuthMode} (decisions §4). Blocking:
+ * Establishes the caller of one request according to its route's {@link AuthMode} (docs/decisions.md §4). Blocking:
  * it reads the key store, so the router calls it off the event loop.
  */
+@Startup // the operator key is read (and, in production, checked against the development keys) at start-up
 @ApplicationScoped
 public class Authenticator {
 
@@ -34,13 +39,29 @@ public class Authenticator {
 
     private final Optional<JWTParser> operatorParser;
     private final Directory directory;
+    private final UnknownKeys unknownKeys;
 
-    public Authenticator(GatewayConfig config, Directory directory) {
+    public Authenticator(GatewayConfig config, Directory directory, UnknownKeys unknownKeys, Environment environment) {
         this.directory = directory;
-        this.operatorParser = config.operator().publicKeyLocation().map(location -> {
+        this.unknownKeys = unknownKeys;
+        GatewayConfig.Operator operator = config.operator();
+        this.operatorParser = operator.publicKeyLocation().filter(l -> !l.isBlank()).map(location -> {
+            String pem;
             try {
-                PublicKey key = KeyUtils.decodePublicKey(Files.readString(Path.of(location)));
-                JWTAuthContextInfo info = new JWTAuthContextInfo(key, config.operator().issuer());
+                pem = Files.readString(Path.of(location));
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot read the operator public key at " + location, e);
+            }
+            DevelopmentKeys.refuseInProduction(environment,
+                    "gateway.operator.public-key-location (OPERATOR_JWT_PUBLIC_KEY_LOCATION) = " + location, pem);
+            try {
+                PublicKey key = KeyUtils.decodePublicKey(pem);
+                JWTAuthContextInfo info = new JWTAuthContextInfo(key, operator.issuer());
+                // docs/decisions.md §30: the token names this API as its audience, carries iat and exp, lives at most
+                // max-token-age and is not honoured longer than that after it was issued.
+                info.setExpectedAudience(Set.of(operator.audience()));
+                info.setMaxTimeToLiveSecs(operator.maxTokenAge().toSeconds());
+                info.setTokenAge(operator.maxTokenAge().toSeconds());
                 return new DefaultJWTParser(info);
             } catch (Exception e) {
                 throw new IllegalStateException("cannot read the operator public key at " + location, e);
@@ -75,7 +96,8 @@ public class Authenticator {
             }
             return Identity.operator(token.getSubject());
         } catch (ParseException e) {
-            throw ApiException.unauthorized("The operator token is invalid or expired.");
+            throw ApiException.unauthorized("The operator token is invalid, expired, too long-lived or not issued for "
+                    + "this API.");
         }
     }
 
@@ -120,7 +142,17 @@ public class Authenticator {
     }
 
     private Directory.KnownKey activeKey(String key, String expectedType) {
-        Directory.KnownKey stored = directory.key(KeyHash.of(key)).orElse(null);
+        String hash = KeyHash.of(key);
+        // docs/decisions.md §32: a key found nowhere a moment ago is refused without another lookup.
+        Directory.KnownKey stored = null;
+        if (!unknownKeys.isKnownUnknown(hash)) {
+            long asked = System.nanoTime();
+            stored = directory.key(hash).orElse(null);
+            // only merchant-service's "no such key" makes it unknown; an outage is never remembered
+            if (stored == null && !directory.keyLookupFailedSince(asked)) {
+                unknownKeys.remember(hash);
+            }
+        }
         if (stored == null || stored.status() != KeyState.ACTIVE) {
             throw ApiException.unauthorized("The key is unknown or revoked.");
         }

@@ -38,6 +38,8 @@ public class Directory {
     private final TokenMinter minter;
     private final Cache<String, KnownKey> keys;
     private final Cache<String, UUID> merchants;
+    /** When a key lookup last failed other than with 404 (System.nanoTime), for {@link #keyLookupFailedSince}. */
+    private volatile long keyLookupFailedAt = Long.MIN_VALUE;
 
     public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, GatewayConfig config) {
         this.lookup = lookup;
@@ -109,12 +111,23 @@ public class Directory {
             return Optional.of(lookup.key(bearer(), keyHash));
         } catch (WebApplicationException e) {
             if (e.getResponse().getStatus() != 404) {
+                keyLookupFailedAt = System.nanoTime();
                 LOG.warnf("key lookup answered %d", e.getResponse().getStatus());
             }
         } catch (RuntimeException e) {
+            keyLookupFailedAt = System.nanoTime();
             LOG.warnf("key lookup failed: %s", e.getMessage());
         }
         return Optional.empty();
+    }
+
+    /**
+     * Whether a key lookup at merchant-service failed (no answer, or not a 404) at or after {@code nanoTime}: a key
+     * not found then is not known to be unknown, so it is not remembered as such (docs/decisions.md §32).
+     */
+    public boolean keyLookupFailedSince(long nanoTime) {
+        long failed = keyLookupFailedAt;
+        return failed != Long.MIN_VALUE && failed - nanoTime >= 0;
     }
 
     private Optional<MerchantLookupClient.MerchantRef> lookupMerchant(UUID accountId, String reference) {

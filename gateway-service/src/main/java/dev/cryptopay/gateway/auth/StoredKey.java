@@ -18,7 +18,7 @@ public class StoredKey extends PanacheEntityBase {
     @Column(name = "key_hash")
     public String keyHash;
 
-    @Column(name = "key_id", nullable = false, unique = true)
+    @Column(name = "key_id", nullable = false)
     public UUID keyId;
 
     @Column(name = "account_id", nullable = false)

@@ -3,6 +3,7 @@ package dev.cryptopay.gateway.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Typed configuration of the gateway (prefix {@code gateway}). */
@@ -19,6 +20,16 @@ public interface GatewayConfig {
     /** How long a key or merchant read from the views is reused in memory (bounds revocation on other replicas). */
     @WithDefault("1s")
     Duration directoryCacheTtl();
+
+    /**
+     * How long a key that is unknown (neither in the view nor at merchant-service) is remembered as unknown, so a
+     * flood of made-up keys costs one lookup each per this period (docs/decisions.md §32). A key-updated event for
+     * the key forgets it at once.
+     */
+    @WithDefault("10s")
+    Duration unknownKeyCacheTtl();
+
+    ClientAddress clientAddress();
 
     /** How long a downstream call may take before the client gets a 503. */
     @WithDefault("30s")
@@ -38,6 +49,26 @@ public interface GatewayConfig {
 
         /** Per client address, for calls without a key and failed authentications. */
         Limit perAddress();
+
+        /**
+         * Per publishable key and client address (docs/decisions.md §31): a publishable key is public on its
+         * checkout, so one client may not drain the merchant's whole key bucket.
+         */
+        Limit perPublishableAddress();
+    }
+
+    /**
+     * Where the client address used for rate limits comes from (docs/decisions.md §31). Without a header, the socket
+     * peer. With one, its right-most value, which the trusted proxy in front of the gateway appended; it is used only
+     * when the socket peer is one of {@code trusted-proxies} (when that list is given) and is never taken from a
+     * client that reaches the gateway directly.
+     */
+    interface ClientAddress {
+        /** e.g. {@code X-Forwarded-For} or {@code X-Real-IP}; absent means the socket peer. */
+        Optional<String> header();
+
+        /** Socket peers (exact addresses) whose header is believed; absent means every peer (gateway only behind the proxy). */
+        Optional<List<String>> trustedProxies();
     }
 
     interface Limit {
@@ -49,7 +80,7 @@ public interface GatewayConfig {
     }
 
     interface BodyLimits {
-        /** Largest JSON (non-multipart) body, in bytes (decisions §4: 1 MiB). */
+        /** Largest JSON (non-multipart) body, in bytes (docs/decisions.md §4: 1 MiB). */
         @WithDefault("1048576")
         long jsonBytes();
 
@@ -62,7 +93,7 @@ public interface GatewayConfig {
     }
 
     interface Idempotency {
-        /** How long an Idempotency-Key is remembered (decisions §6: 24 hours). */
+        /** How long an Idempotency-Key is remembered (docs/decisions.md §6: 24 hours). */
         @WithDefault("24h")
         Duration retention();
 
@@ -86,6 +117,17 @@ public interface GatewayConfig {
     interface Operator {
         /** Expected {@code iss} of operator tokens. */
         String issuer();
+
+        /** Expected {@code aud} of operator tokens (docs/decisions.md §30): a token minted for another API is refused. */
+        @WithDefault("cryptopay-operator-api")
+        String audience();
+
+        /**
+         * Longest lifetime an operator token may have ({@code exp - iat}, both required; docs/decisions.md §30).
+         * Together with the expiry check, no operator token is honoured more than this long after it was issued.
+         */
+        @WithDefault("1h")
+        Duration maxTokenAge();
 
         /** PEM public key that verifies operator tokens; absent means operator paths are closed. */
         Optional<String> publicKeyLocation();

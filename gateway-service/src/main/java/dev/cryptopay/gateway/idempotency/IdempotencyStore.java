@@ -9,7 +9,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 
 /**
- * Idempotency-Key records (decisions §6), one place for every creating POST. The first request claims the key
+ * Idempotency-Key records (docs/decisions.md §6), one place for every creating POST. The first request claims the key
  * with its body's hash; a retry with the same body replays the stored answer, one with another body is 422,
  * and one arriving while the first is still in flight is 409. Server failures (5xx) are not stored, so the
  * client may retry them.

@@ -4,6 +4,7 @@ import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.KeyState;
 import dev.cryptopay.gateway.auth.StoredKey;
 import dev.cryptopay.gateway.auth.Directory;
+import dev.cryptopay.gateway.auth.UnknownKeys;
 import dev.cryptopay.support.inbox.Inbox;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,10 +24,12 @@ public class KeyEventsConsumer {
 
     private final Inbox inbox;
     private final Directory directory;
+    private final UnknownKeys unknownKeys;
 
-    public KeyEventsConsumer(Inbox inbox, Directory directory) {
+    public KeyEventsConsumer(Inbox inbox, Directory directory, UnknownKeys unknownKeys) {
         this.inbox = inbox;
         this.directory = directory;
+        this.unknownKeys = unknownKeys;
     }
 
     @Incoming(CHANNEL)
@@ -37,6 +40,8 @@ public class KeyEventsConsumer {
     }
 
     private void apply(KeyState state) {
+        // A key refused as unknown a moment ago works as soon as its event arrives (docs/decisions.md §32).
+        unknownKeys.forget(state.keyHash());
         if (StoredKey.save(state)) {
             directory.evictKey(state.keyHash());
         }

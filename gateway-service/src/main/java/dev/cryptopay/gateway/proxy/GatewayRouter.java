@@ -2,11 +2,14 @@ package dev.cryptopay.gateway.proxy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cryptopay.events.KeyState;
 import dev.cryptopay.gateway.auth.Authenticator;
 import dev.cryptopay.gateway.auth.Identity;
 import dev.cryptopay.gateway.auth.TokenMinter;
 import dev.cryptopay.gateway.config.GatewayConfig;
 import dev.cryptopay.gateway.idempotency.IdempotencyStore;
+import dev.cryptopay.gateway.idempotency.IssuedSecrets;
+import dev.cryptopay.gateway.limits.ClientAddress;
 import dev.cryptopay.gateway.limits.RateLimiter;
 import dev.cryptopay.gateway.routing.AuthMode;
 import dev.cryptopay.gateway.routing.Downstream;
@@ -16,6 +19,7 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.problem.JsonProblems;
 import dev.cryptopay.support.problem.Problem;
 import dev.cryptopay.support.security.KeyHash;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Promise;
@@ -24,6 +28,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.impl.HttpServerRequestInternal;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -62,6 +67,14 @@ public class GatewayRouter {
     private static final List<String> CLIENT_IDENTITY_HEADERS = List.of("Authorization", Authenticator.API_KEY_HEADER,
             Authenticator.PUBLISHABLE_KEY_HEADER, Authenticator.MID_HEADER, Authenticator.ACCOUNT_HEADER);
     private static final long RETRY_AFTER_SECONDS = 5;
+    /**
+     * The request-context entry Quarkus' HTTP server metrics read the {@code uri} label from. The gateway handles every
+     * path in one Vert.x route, so without it the label would be the raw path, full of other tenants' ids
+     * (docs/decisions.md §27).
+     */
+    static final String METRICS_URI_TEMPLATE = "UrlPathTemplate";
+    /** The {@code uri} label of every request that matches no documented path (any method). */
+    static final String UNMATCHED_LABEL = "/{unmatched}";
 
     /** An authenticated caller and the identity token that will speak for it downstream. */
     private record Admitted(Identity identity, String token) {
@@ -75,6 +88,7 @@ public class GatewayRouter {
     private final Authenticator authenticator;
     private final TokenMinter minter;
     private final RateLimiter rateLimiter;
+    private final ClientAddress clientAddress;
     private final IdempotencyStore idempotency;
     private final GatewayConfig config;
     private final ObjectMapper mapper;
@@ -83,11 +97,12 @@ public class GatewayRouter {
     private Vertx vertx;
 
     public GatewayRouter(RouteTable routes, Authenticator authenticator, TokenMinter minter, RateLimiter rateLimiter,
-            IdempotencyStore idempotency, GatewayConfig config, ObjectMapper mapper) {
+            ClientAddress clientAddress, IdempotencyStore idempotency, GatewayConfig config, ObjectMapper mapper) {
         this.routes = routes;
         this.authenticator = authenticator;
         this.minter = minter;
         this.rateLimiter = rateLimiter;
+        this.clientAddress = clientAddress;
         this.idempotency = idempotency;
         this.config = config;
         this.mapper = mapper;
@@ -127,7 +142,9 @@ public class GatewayRouter {
         request.headers().set(REQUEST_ID, requestId);
         request.response().putHeader(REQUEST_ID, requestId);
 
-        switch (routes.match(request.method().name(), path)) {
+        RouteTable.Match match = routes.match(request.method().name(), path);
+        labelMetrics(request, match instanceof RouteTable.Found found ? found.route().template() : UNMATCHED_LABEL);
+        switch (match) {
             case RouteTable.NoRoute none -> respond(ctx, ApiException.notFound("Path " + path));
             case RouteTable.WrongMethod wrong -> {
                 request.response().putHeader("Allow", String.join(", ", wrong.allowed()));
@@ -154,16 +171,14 @@ public class GatewayRouter {
             return new Admitted(identity, minter.tokenFor(identity));
         }).onComplete(auth -> {
                     if (auth.failed()) {
-                        OptionalLong wait = rateLimiter.forAddress(clientAddress(request));
+                        OptionalLong wait = rateLimiter.forAddress(clientAddress.of(request));
                         request.resume();
                         respond(ctx, wait.isPresent() ? tooManyRequests(wait.getAsLong()) : auth.cause());
                         return;
                     }
                     Admitted admitted = auth.result();
                     Identity identity = admitted.identity();
-                    OptionalLong wait = route.auth() == AuthMode.PUBLIC
-                            ? rateLimiter.forAddress(clientAddress(request))
-                            : rateLimiter.forKey(identity.subject());
+                    OptionalLong wait = rateLimit(route, identity, request);
                     if (wait.isPresent()) {
                         request.resume();
                         respond(ctx, tooManyRequests(wait.getAsLong()));
@@ -184,6 +199,36 @@ public class GatewayRouter {
                 });
     }
 
+    /**
+     * The buckets one admitted request draws from (docs/decisions.md §31), narrowest first: the client address on
+     * public paths; else the key, then, for a publishable key, the pair of key and client address, then the key's
+     * account (all its keys together). The first empty bucket answers 429, and the wider ones are not charged: one
+     * client refused on a publishable key does not use up its account's rate for the merchant's other customers.
+     */
+    private OptionalLong rateLimit(Route route, Identity identity, HttpServerRequest request) {
+        if (route.auth() == AuthMode.PUBLIC) {
+            return rateLimiter.forAddress(clientAddress.of(request));
+        }
+        OptionalLong wait = rateLimiter.forKey(identity.subject());
+        if (wait.isEmpty() && KeyState.TYPE_PUBLISHABLE.equals(identity.keyType())) {
+            wait = rateLimiter.forPublishableKeyAndAddress(identity.subject(), clientAddress.of(request));
+        }
+        if (wait.isEmpty() && identity.accountId() != null) {
+            wait = rateLimiter.forAccount(identity.accountId());
+        }
+        return wait;
+    }
+
+    /**
+     * The idempotency identity (docs/decisions.md §28): the account, the key and the merchant the request names
+     * (X-MID or a sub-merchant publishable key), hashed to the store's fixed-width scope. Operator calls are scoped by
+     * the operator's subject.
+     */
+    static String idempotencyScope(Identity identity) {
+        return KeyHash.of(identity.keyType() + "|" + identity.accountId() + "|" + identity.subject() + "|"
+                + identity.merchantId() + "|" + identity.merchantRef());
+    }
+
     /** POSTs with an Idempotency-Key go through the store; everything else is forwarded as is. */
     private void withIdempotency(RoutingContext ctx, Route route, Admitted admitted, String requestId, Buffer body) {
         HttpServerRequest request = ctx.request();
@@ -197,7 +242,7 @@ public class GatewayRouter {
             respond(ctx, ApiException.validation(IDEMPOTENCY_KEY, "must be 1 to 255 visible ASCII characters"));
             return;
         }
-        String scope = identity.accountId() != null ? identity.accountId().toString() : identity.keyType();
+        String scope = idempotencyScope(identity);
         String hash = KeyHash.of(request.method().name() + " " + request.uri() + "\n" + body.toString());
         blocking(ctx, requestId, () -> idempotency.begin(scope, key, hash)).onComplete(outcome -> {
             if (outcome.failed()) {
@@ -312,8 +357,13 @@ public class GatewayRouter {
         }
     }
 
-    private static String clientAddress(HttpServerRequest request) {
-        return request.remoteAddress() == null ? "unknown" : request.remoteAddress().host();
+    /** Names the request's {@code uri} metrics label (docs/decisions.md §27); never the raw path. */
+    private static void labelMetrics(HttpServerRequest request, String template) {
+        Context context = request instanceof HttpServerRequestInternal internal ? internal.context()
+                : Vertx.currentContext();
+        if (context != null) {
+            context.putLocal(METRICS_URI_TEMPLATE, template);
+        }
     }
 
     private static String requestId(String offered) {
@@ -407,8 +457,9 @@ public class GatewayRouter {
                     if (status >= 500) {
                         idempotency.release(forwarding.idempotencyScope(), forwarding.idempotencyKey());
                     } else {
+                        // The client gets the secrets once, in this answer; the stored copy never has them (§28).
                         idempotency.complete(forwarding.idempotencyScope(), forwarding.idempotencyKey(), status, type,
-                                bytes.getBytes());
+                                IssuedSecrets.withoutSecrets(mapper, type, bytes.getBytes()));
                     }
                     return null;
                 }, false).compose(v -> context.sendResponse());

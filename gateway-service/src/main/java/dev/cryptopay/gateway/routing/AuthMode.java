@@ -1,6 +1,6 @@
 package dev.cryptopay.gateway.routing;
 
-/** How a route authenticates its caller (interface document, Authentication; decisions §4). */
+/** How a route authenticates its caller (interface document, Authentication; docs/decisions.md §4). */
 public enum AuthMode {
     /** No key; the request is forwarded with an anonymous identity. */
     PUBLIC,

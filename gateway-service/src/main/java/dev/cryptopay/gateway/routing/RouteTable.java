@@ -18,7 +18,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Every path of the interface document and of decisions §4, §7, §9 and §10, with its owner and auth mode.
+ * Every path of the interface document and of docs/decisions.md §4, §7, §9 and §10, with its owner and auth mode.
  * This table is the gateway's whole routing knowledge: a path that is not here is a 404 from the gateway.
  */
 @ApplicationScoped
@@ -42,13 +42,21 @@ public class RouteTable {
             // Public lookups
             Route.of("GET", "/assets", MERCHANT, PUBLIC),
             Route.of("GET", "/config/countries", MERCHANT, PUBLIC),
-            // Operator (decisions §4)
+            // Operator (docs/decisions.md §4)
             Route.of("POST", "/operator/accounts", MERCHANT, OPERATOR),
             Route.of("PUT,PATCH", "/operator/accounts/{accountUUID}", MERCHANT, OPERATOR),
             Route.of("PUT,PATCH", "/operator/accounts/{accountUUID}/merchants/{merchantUUID}", MERCHANT, OPERATOR),
             Route.of("PUT", "/operator/rates", TRANSACTION, OPERATOR),
             Route.of("GET", "/operator/rates", TRANSACTION, OPERATOR),
             Route.of("PATCH", "/operator/refunds/{refundID}", TRANSACTION, OPERATOR),
+            Route.of("PUT", "/operator/screening/lists/{list}", TRANSACTION, OPERATOR),
+            Route.of("POST", "/operator/screening/lists/{list}/entries", TRANSACTION, OPERATOR),
+            Route.of("GET", "/operator/screening/entries", TRANSACTION, OPERATOR),
+            Route.of("GET,PUT", "/operator/screening/status", TRANSACTION, OPERATOR),
+            Route.of("GET", "/operator/transactions/held", TRANSACTION, OPERATOR),
+            Route.of("POST", "/operator/transactions/{transactionID}/release", TRANSACTION, OPERATOR),
+            Route.of("POST", "/operator/transactions/{transactionID}/refund", TRANSACTION, OPERATOR),
+            Route.of("POST", "/operator/transactions/{transactionID}/str", TRANSACTION, OPERATOR),
             // Keys, merchants, account configuration
             Route.of("POST,GET", "/accounts/{accountUUID}/keys", MERCHANT, API_KEY),
             Route.of("DELETE", "/accounts/{accountUUID}/keys/{keyUUID}", MERCHANT, API_KEY),
@@ -64,6 +72,8 @@ public class RouteTable {
             Route.of("GET", "/transaction/{transactionID}", TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID),
             Route.of("GET", "/transaction/{transactionID}/qr", TRANSACTION, PUBLISHABLE_OR_API_KEY_AND_MID),
             Route.of("POST", "/transaction/{transactionID}/verification", TRANSACTION, PUBLISHABLE),
+            Route.of("POST", "/transaction/{transactionID}/verification/code", TRANSACTION, PUBLISHABLE),
+            Route.of("POST", "/transaction/{transactionID}/verification/restore", TRANSACTION, PUBLISHABLE),
             Route.of("POST", "/transaction/{transactionID}/payment", TRANSACTION, PUBLISHABLE),
             Route.of("PATCH", "/transaction/{transactionID}/cancel", TRANSACTION, API_KEY_AND_MID),
             Route.of("GET", "/transactions", TRANSACTION, API_KEY_AND_ACCOUNT_HEADER),
@@ -81,9 +91,10 @@ public class RouteTable {
             Route.of("POST,GET", "/subscriptionpayments", SUBSCRIPTION, API_KEY),
             Route.of("GET", "/subscriptionpayments/{paymentId}", SUBSCRIPTION, API_KEY),
             Route.of("PUT", "/subscriptionpayments/{subscriptionId}/retry", SUBSCRIPTION, API_KEY),
-            // Webhooks (decisions §7 adds the delivery log)
+            // Webhooks (docs/decisions.md §7 adds the delivery log)
             Route.of("POST,GET", "/accounts/{accountUUID}/webhooks", WEBHOOK, API_KEY),
             Route.of("PUT,DELETE", "/accounts/{accountUUID}/webhooks/{webhookUUID}", WEBHOOK, API_KEY),
+            Route.of("POST", "/accounts/{accountUUID}/webhooks/{webhookUUID}/rotate-secret", WEBHOOK, API_KEY),
             Route.of("GET", "/accounts/{accountUUID}/webhooks/{webhookUUID}/deliveries", WEBHOOK, API_KEY),
             Route.of("POST", "/accounts/{accountUUID}/webhooks/{webhookUUID}/deliveries/{deliveryId}/redeliver",
                     WEBHOOK, API_KEY),

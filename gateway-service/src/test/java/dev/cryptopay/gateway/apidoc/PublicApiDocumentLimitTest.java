@@ -4,12 +4,14 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import io.restassured.response.Response;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -39,8 +41,20 @@ class PublicApiDocumentLimitTest {
             }
         }
         assertTrue(limited >= 4, "a burst of 3 plus a refill or two got through, limited: " + limited);
-        given().when().get("/openapi")
-                .then().statusCode(429).contentType("application/problem+json")
+        // The bucket refills a token a second, so a slow machine may have earned some back since the loop
+        // (the refused CI run of 2026-11-24 did): the YAML path must also answer 429 once those are spent, and
+        // the bucket never holds more than three.
+        Response limitedYaml = null;
+        for (int i = 0; i < 5 && limitedYaml == null; i++) {
+            Response response = given().when().get("/openapi");
+            if (response.statusCode() == 429) {
+                limitedYaml = response;
+            } else {
+                assertEquals(200, response.statusCode());
+            }
+        }
+        assertNotNull(limitedYaml, "GET /openapi draws on the same address bucket");
+        limitedYaml.then().contentType("application/problem+json")
                 .header("Retry-After", notNullValue()).body("code", equalTo("rate_limited"));
     }
 }

@@ -108,6 +108,9 @@ class GatewayAuthModesTest {
             "POST, /operator/accounts, internal_token, 401",
             "POST, /operator/accounts, operator, 503",
             "POST, /operator/accounts, operator_without_group, 403",
+            "POST, /operator/accounts, operator_without_audience, 401",
+            "POST, /operator/accounts, operator_other_audience, 401",
+            "POST, /operator/accounts, operator_two_hours, 401",
     })
     void decidesAuthenticationPerRoute(String method, String template, String credentials, int status) {
         String path = template.replace("{a}", ACCOUNT.toString());
@@ -141,13 +144,24 @@ class GatewayAuthModesTest {
             case "internal_token" -> spec.auth().oauth2(TestTokens.admin(ACCOUNT));
             case "operator" -> spec.auth().oauth2(operatorToken("operator"));
             case "operator_without_group" -> spec.auth().oauth2(operatorToken("viewer"));
+            case "operator_without_audience" -> spec.auth().oauth2(operatorToken(null, 300));
+            case "operator_other_audience" -> spec.auth().oauth2(operatorToken("cryptopay-services", 300));
+            case "operator_two_hours" -> spec.auth().oauth2(operatorToken("cryptopay-operator-api", 7200));
             default -> throw new IllegalArgumentException(credentials);
         };
     }
 
     private static String operatorToken(String group) {
         String key = TestTokens.key().replace("local-dev-internal-private", "local-dev-operator-private");
-        return Jwt.issuer("https://operator.payments.local").subject("test-operator").groups(group)
-                .expiresIn(300).sign(key);
+        return Jwt.issuer("https://operator.payments.local").audience("cryptopay-operator-api").subject("test-operator")
+                .groups(group).expiresIn(300).sign(key);
+    }
+
+    /** An operator token with the operator group, {@code audience} (none when null) and {@code lifetime} seconds. */
+    private static String operatorToken(String audience, long lifetime) {
+        String key = TestTokens.key().replace("local-dev-internal-private", "local-dev-operator-private");
+        var claims = Jwt.issuer("https://operator.payments.local").subject("test-operator").groups("operator")
+                .expiresIn(lifetime);
+        return (audience == null ? claims : claims.audience(audience)).sign(key);
     }
 }

@@ -58,6 +58,7 @@ class RouteTableTest {
             "GET, /accounts/a1/webhooks, WEBHOOK, API_KEY",
             "PUT, /accounts/a1/webhooks/w1, WEBHOOK, API_KEY",
             "DELETE, /accounts/a1/webhooks/w1, WEBHOOK, API_KEY",
+            "POST, /accounts/a1/webhooks/w1/rotate-secret, WEBHOOK, API_KEY",
             "GET, /accounts/a1/webhooks/w1/deliveries, WEBHOOK, API_KEY",
             "POST, /accounts/a1/webhooks/w1/deliveries/d1/redeliver, WEBHOOK, API_KEY",
             "GET, /accounts/a1/reporting/summary, REPORTING, API_KEY",
