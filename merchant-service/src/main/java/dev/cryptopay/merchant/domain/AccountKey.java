@@ -33,7 +33,7 @@ public class AccountKey extends PanacheEntityBase {
     @Column(name = "key_last4", nullable = false)
     public String keyLast4;
 
-    /** The full key, kept only for publishable keys, which are public (decisions §4). */
+    /** The full key, kept only for publishable keys, which are public (docs/decisions.md §4). */
     @Column(name = "publishable_key")
     public String publishableKey;
 
@@ -65,6 +65,11 @@ public class AccountKey extends PanacheEntityBase {
 
     public static List<AccountKey> listForAccount(UUID accountId) {
         return list("accountId = ?1 order by createdAt desc, id", accountId);
+    }
+
+    /** Keys of both kinds the account holds that are not revoked (the cap of docs/decisions.md §25 counts these). */
+    public static long countActive(UUID accountId) {
+        return count("accountId = ?1 and status = ?2", accountId, ACTIVE);
     }
 
     public static Optional<AccountKey> findForAccount(UUID accountId, UUID keyId) {

@@ -29,7 +29,7 @@ public final class KeyDtos {
     public record KeyListing(Keys keys) {
     }
 
-    /** POST /operator/accounts (decisions §4). */
+    /** POST /operator/accounts (docs/decisions.md §4). */
     public record CreateAccountRequest(String name, String email) {
     }
 

@@ -8,7 +8,7 @@ import dev.cryptopay.merchant.rest.KeyDtos.Keys;
 import dev.cryptopay.merchant.rest.KeyDtos.PublishableKeyView;
 import java.util.List;
 
-/** Entities to API bodies. API keys are shown masked: {@code ak_…} plus the last 4 characters (decisions §4). */
+/** Entities to API bodies. API keys are shown masked: {@code ak_…} plus the last 4 characters (docs/decisions.md §4). */
 final class KeyMapper {
 
     private KeyMapper() {

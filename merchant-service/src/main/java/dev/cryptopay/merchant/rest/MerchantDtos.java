@@ -1,49 +1,32 @@
 package dev.cryptopay.merchant.rest;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
-import dev.cryptopay.events.MerchantConfiguration.FeeSchedule;
-import dev.cryptopay.merchant.domain.Settings.CanSet;
-import dev.cryptopay.merchant.domain.Settings.CheckoutConfig;
-import dev.cryptopay.merchant.domain.Settings.Inherit;
-import dev.cryptopay.merchant.domain.Settings.WalletConfig;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import dev.cryptopay.events.MerchantConfiguration.DiscountRate;
+import dev.cryptopay.merchant.domain.Settings.MerchantSettings;
 import dev.cryptopay.support.paging.PageMetadata;
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Map;
 
-/** Request and response bodies of the merchant endpoints, named exactly as the interface document names them. */
+/**
+ * Request and response bodies of the merchant endpoints, named exactly as the interface document names them. The
+ * configuration settings are {@link MerchantSettings}, unwrapped into both: they are written once, there.
+ */
 public final class MerchantDtos {
 
     private MerchantDtos() {
-    }
-
-    /** {@code merchantDiscountRate} as written in requests. */
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    public record DiscountRateIn(BigDecimal percentage, BigDecimal flatRate, String flatRateCurrency) {
     }
 
     /** {@code merchantDiscountRate} as answered. */
     public record DiscountRateOut(BigDecimal Percentage, BigDecimal FlatRate, String FlatRateCurrency) {
     }
 
-    /** One asset's confirmations and QR lifetime as written in requests (all three required). */
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    public record AssetConfigIn(Integer minConfirmsLow, Integer minConfirmsHigh, Integer qrExpirationSeconds) {
-    }
-
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    public record NetworkConfigIn(Map<String, AssetConfigIn> cryptoAssetConfigs) {
-    }
-
-    /** The network configuration as answered: network → {@code cryptoAssetConfigs} → asset → values. */
-    public record NetworkConfigOut(Map<String, AssetNetworkConfig> cryptoAssetConfigs) {
-    }
-
     /**
      * Create and update body. Create takes the fields the document lists for it; update (a full replacement)
-     * also takes {@code allowedCrypto} (comma-separated), {@code cancelTransactionEnabled} and {@code feeConfig},
-     * and ignores {@code externalMID}.
+     * also takes {@code allowedCrypto}, {@code cancelTransactionEnabled} and {@code feeConfig}, and ignores
+     * {@code externalMID}. Unknown fields are ignored (docs/decisions.md §16). {@code allowedCrypto} is the one
+     * setting written differently from its answer: a comma-separated string here (it shadows the unwrapped list),
+     * an array in {@link MerchantSettings}.
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record MerchantRequest(
@@ -54,25 +37,11 @@ public final class MerchantDtos {
             String city,
             String region,
             String country,
-            DiscountRateIn merchantDiscountRate,
+            DiscountRate merchantDiscountRate,
             String externalMID,
             String logoFilename,
-            BigDecimal highThreshold,
-            Boolean kycEnabled,
-            BigDecimal kycThreshold,
-            BigDecimal kycThresholdCustodial,
-            Integer refundWindowHours,
-            List<String> allowedWallets,
-            List<WalletConfig> allowedWalletsConfig,
-            Map<String, NetworkConfigIn> cryptoNetworkConfigs,
-            Map<String, BigDecimal> travelRulesRegionalThreshold,
-            Map<String, BigDecimal> travelRulesRegionalThresholdCustodial,
-            CheckoutConfig checkoutConfig,
-            Inherit inherit,
-            CanSet canSet,
             String allowedCrypto,
-            Boolean cancelTransactionEnabled,
-            FeeSchedule feeConfig) {
+            @JsonUnwrapped MerchantSettings settings) {
     }
 
     /** The full Merchant object: every field of the Merchant table plus the echoed configuration settings. */
@@ -92,22 +61,7 @@ public final class MerchantDtos {
             String accountID,
             String externalMID,
             DiscountRateOut merchantDiscountRate,
-            List<String> allowedCrypto,
-            List<String> allowedWallets,
-            List<WalletConfig> allowedWalletsConfig,
-            CheckoutConfig checkoutConfig,
-            Map<String, NetworkConfigOut> cryptoNetworkConfigs,
-            FeeSchedule feeConfig,
-            Inherit inherit,
-            CanSet canSet,
-            Boolean kycEnabled,
-            BigDecimal kycThreshold,
-            BigDecimal kycThresholdCustodial,
-            BigDecimal highThreshold,
-            Integer refundWindowHours,
-            Map<String, BigDecimal> travelRulesRegionalThreshold,
-            Map<String, BigDecimal> travelRulesRegionalThresholdCustodial,
-            Boolean cancelTransactionEnabled,
+            @JsonUnwrapped MerchantSettings settings,
             String logoFilename) {
     }
 

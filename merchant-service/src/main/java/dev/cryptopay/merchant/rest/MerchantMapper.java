@@ -1,23 +1,31 @@
 package dev.cryptopay.merchant.rest;
 
-import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
+import dev.cryptopay.merchant.domain.AssetCodes;
 import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.Settings.MerchantSettings;
 import dev.cryptopay.merchant.rest.MerchantDtos.DiscountRateOut;
+import dev.cryptopay.merchant.rest.MerchantDtos.MerchantRequest;
 import dev.cryptopay.merchant.rest.MerchantDtos.MerchantView;
-import dev.cryptopay.merchant.rest.MerchantDtos.NetworkConfigOut;
-import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import dev.cryptopay.merchant.service.MerchantDraft;
 
-/** Merchant entity to the documented Merchant object; settings are echoed as stored (not effective). */
+/** The merchant bodies to and from the service; settings are echoed as stored (not effective). */
 final class MerchantMapper {
 
     private MerchantMapper() {
     }
 
+    static MerchantDraft draft(MerchantRequest body) {
+        MerchantRequest r = body == null
+                ? new MerchantRequest(null, null, null, null, null, null, null, null, null, null, null, null)
+                : body;
+        MerchantSettings settings = (r.settings() == null ? MerchantSettings.empty() : r.settings())
+                .withAllowedCrypto(AssetCodes.parse(r.allowedCrypto()));
+        return new MerchantDraft(r.name(), r.dba(), r.address1(), r.address2(), r.city(), r.region(), r.country(),
+                r.externalMID(), r.merchantDiscountRate(), r.logoFilename(), settings);
+    }
+
     static MerchantView view(Merchant m) {
-        MerchantSettings s = m.settings;
+        MerchantSettings s = m.settings == null ? MerchantSettings.empty() : m.settings;
         return new MerchantView(
                 m.createdAt.toString(),
                 m.updatedAt.toString(),
@@ -36,36 +44,7 @@ final class MerchantMapper {
                 m.discountRate == null ? null
                         : new DiscountRateOut(m.discountRate.percentage(), m.discountRate.flatRate(),
                                 m.discountRate.flatRateCurrency()),
-                list(s.allowedCrypto()),
-                list(s.allowedWallets()),
-                list(s.allowedWalletsConfig()),
-                s.checkoutConfig(),
-                networkConfigs(s.cryptoNetworkConfigs()),
-                s.feeConfig(),
-                s.inherit(),
-                s.canSet(),
-                s.kycEnabled(),
-                s.kycThreshold(),
-                s.kycThresholdCustodial(),
-                s.highThreshold(),
-                s.refundWindowHours(),
-                s.travelRulesRegionalThreshold(),
-                s.travelRulesRegionalThresholdCustodial(),
-                s.cancelTransactionEnabled(),
+                s.forAnswer(),
                 m.logoFilename);
-    }
-
-    /** network → asset → values becomes network → {@code cryptoAssetConfigs} → asset → values. */
-    static Map<String, NetworkConfigOut> networkConfigs(Map<String, Map<String, AssetNetworkConfig>> configs) {
-        if (configs == null) {
-            return null;
-        }
-        Map<String, NetworkConfigOut> out = new TreeMap<>();
-        configs.forEach((network, assets) -> out.put(network, new NetworkConfigOut(new TreeMap<>(assets))));
-        return out;
-    }
-
-    private static <T> List<T> list(List<T> values) {
-        return values == null ? List.of() : values;
     }
 }

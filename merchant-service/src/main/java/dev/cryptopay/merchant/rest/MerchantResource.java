@@ -13,6 +13,7 @@ import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.web.PathIds;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -52,7 +53,7 @@ public class MerchantResource {
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
     public Response create(@PathParam("accountUUID") String accountUUID, MerchantRequest body) {
         UUID accountId = account(accountUUID);
-        Merchant created = merchants.create(accountId, MerchantRequestValidator.validate(body, false));
+        Merchant created = merchants.create(accountId, MerchantMapper.draft(body));
         return Response.status(Response.Status.CREATED).entity(MerchantMapper.view(created)).build();
     }
 
@@ -64,8 +65,7 @@ public class MerchantResource {
             @PathParam("merchantUUID") String merchantUUID, MerchantRequest body) {
         UUID accountId = account(accountUUID);
         UUID merchantId = PathIds.uuid(merchantUUID, "Merchant");
-        return MerchantMapper.view(merchants.update(accountId, merchantId,
-                MerchantRequestValidator.validate(body, true)));
+        return MerchantMapper.view(merchants.update(accountId, merchantId, MerchantMapper.draft(body)));
     }
 
     @GET
@@ -133,6 +133,8 @@ public class MerchantResource {
                 .orElseThrow(() -> ApiException.notFound("Logo"));
         return Response.ok((InputStream) new java.io.ByteArrayInputStream(logo.content), logo.contentType)
                 .header("Cache-Control", "public, max-age=300")
+                // served without a key on the API's origin: never let a browser guess another type (§38)
+                .header("X-Content-Type-Options", "nosniff")
                 .build();
     }
 

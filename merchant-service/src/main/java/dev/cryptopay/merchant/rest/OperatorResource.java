@@ -1,17 +1,16 @@
 package dev.cryptopay.merchant.rest;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.merchant.domain.Settings.AccountSettings;
 import dev.cryptopay.merchant.rest.KeyDtos.CreateAccountRequest;
 import dev.cryptopay.merchant.rest.KeyDtos.CreatedAccount;
 import dev.cryptopay.merchant.rest.KeyDtos.GeneratedKey;
 import dev.cryptopay.merchant.service.AccountConfigService;
 import dev.cryptopay.merchant.service.AccountService;
-import dev.cryptopay.merchant.service.ExtendedPublicKeys;
+import dev.cryptopay.merchant.service.AccountSettingsPatch;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.support.web.PathIds;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.PATCH;
@@ -23,8 +22,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
-/** Operator-only endpoints (decisions §4); the gateway admits only a valid operator bearer token here. */
+/** Operator-only endpoints (docs/decisions.md §4); the gateway admits only a valid operator bearer token here. */
 @Path("/operator/accounts")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
@@ -41,15 +43,10 @@ public class OperatorResource {
 
     private final AccountService accounts;
     private final AccountConfigService configs;
-    private final ExtendedPublicKeys xpubs;
-    private final ObjectMapper mapper;
 
-    public OperatorResource(AccountService accounts, AccountConfigService configs, ExtendedPublicKeys xpubs,
-            ObjectMapper mapper) {
+    public OperatorResource(AccountService accounts, AccountConfigService configs) {
         this.accounts = accounts;
         this.configs = configs;
-        this.xpubs = xpubs;
-        this.mapper = mapper;
     }
 
     @POST
@@ -70,16 +67,17 @@ public class OperatorResource {
     /** Sets the account's read-only fields (partial); answers the full account configuration. */
     @PUT
     @Path("{accountUUID}")
-    public ObjectNode updateAccount(@PathParam("accountUUID") String accountUUID, JsonNode body) {
-        var accountId = PathIds.uuid(accountUUID, "Account");
-        AccountConfigFields.mergeReadOnly(body, configs.get(accountId), mapper, xpubs);
-        return AccountConfigFields.view(configs.update(accountId,
-                current -> AccountConfigFields.mergeReadOnly(body, current, mapper, xpubs)), mapper);
+    public AccountSettings updateAccount(@PathParam("accountUUID") String accountUUID,
+            @RequestBody(content = @Content(schema = @Schema(implementation = AccountSettings.class)))
+            AccountSettingsPatch body) {
+        return configs.updateByOperator(PathIds.uuid(accountUUID, "Account"), body);
     }
 
     @PATCH
     @Path("{accountUUID}")
-    public ObjectNode patchAccount(@PathParam("accountUUID") String accountUUID, JsonNode body) {
+    public AccountSettings patchAccount(@PathParam("accountUUID") String accountUUID,
+            @RequestBody(content = @Content(schema = @Schema(implementation = AccountSettings.class)))
+            AccountSettingsPatch body) {
         return updateAccount(accountUUID, body);
     }
 

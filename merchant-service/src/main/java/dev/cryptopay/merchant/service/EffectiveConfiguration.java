@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The one place where a merchant's effective configuration is worked out (decisions §11): a setting comes
+ * The one place where a merchant's effective configuration is worked out (docs/decisions.md §11): a setting comes
  * from the account when the merchant's {@code inherit} flag for it is true or its {@code canSet} flag is false;
  * otherwise the merchant's own value holds, and where the merchant has none the account's does. Absent flags
  * mean inherit = false and canSet = true. What neither configures falls back to the platform defaults
@@ -116,7 +116,7 @@ public final class EffectiveConfiguration {
                 m == null ? null : m.checkoutConfig(), a.checkoutConfig());
     }
 
-    /** The rule of decisions §11 for one setting. */
+    /** The rule of docs/decisions.md §11 for one setting. */
     static <T> T pick(Boolean inherit, Boolean canSet, T merchantValue, T accountValue) {
         if (Boolean.TRUE.equals(inherit) || Boolean.FALSE.equals(canSet)) {
             return accountValue;

@@ -4,9 +4,12 @@ import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.KeyState;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.merchant.domain.AccountKey;
+import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.support.limits.AccountLimits;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.KeyHash;
+import io.quarkus.hibernate.orm.panache.Panache;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
@@ -22,20 +25,36 @@ public class KeyService {
 
     private final SecretGenerator secrets;
     private final Outbox outbox;
+    private final AccountLimits limits;
 
-    public KeyService(SecretGenerator secrets, Outbox outbox) {
+    public KeyService(SecretGenerator secrets, Outbox outbox, AccountLimits limits) {
         this.secrets = secrets;
         this.outbox = outbox;
+        this.limits = limits;
     }
 
     /** A new key with its plain secrets, which exist only in this answer. */
     public record NewKey(AccountKey key, String plainKey, String plainPrivateKey) {
     }
 
-    /** Joins the caller's transaction when there is one (account creation), else runs in its own. */
+    /**
+     * Joins the caller's transaction when there is one (account creation), else runs in its own. A publishable key
+     * may be scoped only to a merchant of the same account (any other or unknown merchant: 404, docs/decisions.md
+     * §36); an account holds at most {@link AccountLimits.Limits#apiKeys()} active keys of both kinds together (one
+     * more: 409 {@code limit_reached}, docs/decisions.md §25, §37).
+     */
     @Transactional
     public NewKey create(UUID accountId, String keyType, String name, String role, UUID merchantUUID) {
         boolean api = KeyState.TYPE_API.equals(keyType);
+        if (merchantUUID != null && Merchant.findForAccount(accountId, merchantUUID).isEmpty()) {
+            throw ApiException.notFound("Merchant " + merchantUUID);
+        }
+        lockAccountKeys(accountId);
+        int cap = limits.forAccount(accountId).apiKeys();
+        if (AccountKey.countActive(accountId) >= cap) {
+            throw ApiException.conflict("limit_reached", "This account already holds " + cap
+                    + " active keys, its limit; revoke one before creating another.");
+        }
         String plain = secrets.newKey(api ? API_PREFIX : PUBLISHABLE_PREFIX);
         String privateKey = api ? secrets.newPrivateKey() : "";
         OffsetDateTime now = OffsetDateTime.now();
@@ -78,6 +97,17 @@ public class KeyService {
         key.updatedAt = key.revokedAt;
         key.version++;
         publish(key);
+    }
+
+    /**
+     * Serialises key creation per account until the transaction ends, so two concurrent creations cannot both pass
+     * the cap. An advisory lock rather than a row lock: on account creation the account row is not flushed yet.
+     */
+    private static void lockAccountKeys(UUID accountId) {
+        Panache.getEntityManager()
+                .createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtextextended(?1, 0))) locked")
+                .setParameter(1, "account-keys:" + accountId)
+                .getSingleResult();
     }
 
     private void publish(AccountKey key) {

@@ -6,7 +6,7 @@ import java.util.Optional;
 public enum LogoFormat {
     PNG("image/png", "png"), JPEG("image/jpeg", "jpg"), WEBP("image/webp", "webp");
 
-    /** 10 MiB (decisions §4). */
+    /** 10 MiB (docs/decisions.md §4). */
     public static final long MAX_BYTES = 10L * 1024 * 1024;
 
     private final String mediaType;

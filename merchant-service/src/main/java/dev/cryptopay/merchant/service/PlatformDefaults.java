@@ -7,12 +7,12 @@ import dev.cryptopay.merchant.domain.Settings.AutoRefundConfig;
 import dev.cryptopay.merchant.domain.Settings.CheckoutConfig;
 import dev.cryptopay.merchant.domain.Settings.Flow;
 import dev.cryptopay.merchant.domain.Settings.Fonts;
+import dev.cryptopay.merchant.domain.Settings.NetworkConfig;
 import dev.cryptopay.merchant.domain.Settings.ProcessingFeeConfig;
 import dev.cryptopay.merchant.domain.Settings.Support;
 import dev.cryptopay.merchant.domain.Settings.Theme;
 import dev.cryptopay.support.catalogue.Catalogue;
 import java.math.BigDecimal;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
@@ -65,13 +65,12 @@ public final class PlatformDefaults {
                 a.allowedWallets() == null ? List.of() : a.allowedWallets(),
                 a.allowedWalletsConfig() == null ? List.of() : a.allowedWalletsConfig(),
                 checkout(a.checkoutConfig()),
-                networkConfigs(allowedCrypto, a.cryptoNetworkConfigs()),
+                NetworkConfig.byNetwork(networkConfigs(allowedCrypto, a.cryptoNetworkConfigs())),
                 a.highThreshold() != null ? a.highThreshold() : HIGH_THRESHOLD,
                 a.refundWindowHours() != null ? a.refundWindowHours() : REFUND_WINDOW_HOURS,
                 support(a.support(), account.email),
                 a.fees(),
-                a.billingFees(),
-                a.billingDates(),
+                a.billing(),
                 xpubs.isEmpty() ? null : xpubs,
                 autoRefund(a.autoRefundConfig()),
                 a.defaultRecommendedNetwork() != null ? a.defaultRecommendedNetwork()
@@ -112,12 +111,14 @@ public final class PlatformDefaults {
     /** The settlement schedule's anchor when the operator set none: the account's creation, RFC 3339 in UTC. */
     public static String anchor(Account account) {
         return account.createdAt == null ? null
-                : account.createdAt.withOffsetSameInstant(ZoneOffset.UTC).truncatedTo(ChronoUnit.SECONDS).toString();
+                // Instant.toString always prints the seconds (RFC 3339); OffsetDateTime.toString drops ":00"
+                : account.createdAt.toInstant().truncatedTo(ChronoUnit.SECONDS).toString();
     }
 
     /** Every accepted asset on each of its networks: configured confirmations and QR lifetime, else the catalogue's. */
     public static Map<String, Map<String, AssetNetworkConfig>> networkConfigs(List<String> allowedCrypto,
-            Map<String, Map<String, AssetNetworkConfig>> configured) {
+            Map<String, NetworkConfig> configuredByNetwork) {
+        Map<String, Map<String, AssetNetworkConfig>> configured = NetworkConfig.byAsset(configuredByNetwork);
         Map<String, Map<String, AssetNetworkConfig>> result = new TreeMap<>();
         Catalogue catalogue = Catalogue.get();
         for (String code : allowedCrypto) {

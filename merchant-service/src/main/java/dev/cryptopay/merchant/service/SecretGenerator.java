@@ -5,7 +5,7 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * Makes key material: 24 random bytes (192 bits, above the 128 of decisions §4) per key, base64url-encoded
+ * Makes key material: 24 random bytes (192 bits, above the 128 of docs/decisions.md §4) per key, base64url-encoded
  * after the prefix; 32 random bytes for an API key's private key. The JDK's SecureRandom is all this needs.
  */
 @ApplicationScoped

@@ -92,7 +92,7 @@ class AccountKeysTest {
         JsonPath account = newAccount();
         UUID accountId = UUID.fromString(account.getString("accountUUID"));
         String admin = TestTokens.admin(accountId);
-        String merchant = UUID.randomUUID().toString();
+        String merchant = TestAccounts.newMerchant(accountId, TestAccounts.MINIMAL_MERCHANT);
 
         String readOnly = given().auth().oauth2(admin).contentType(ContentType.JSON)
                 .body("{\"keyType\":\"api\",\"name\":\"reports\",\"role\":\"read_only\"}")
@@ -150,6 +150,51 @@ class AccountKeysTest {
                 .when().post("/accounts/" + accountId + "/keys")
                 .then().statusCode(400)
                 .body("errors.field", hasItem("merchantUUID"));
+    }
+
+    @Test
+    void aPublishableKeyIsScopedOnlyToAnExistingMerchantOfTheSameAccount() {
+        UUID accountId = UUID.fromString(newAccount().getString("accountUUID"));
+        UUID other = UUID.fromString(newAccount().getString("accountUUID"));
+        String foreignMerchant = TestAccounts.newMerchant(other, TestAccounts.MINIMAL_MERCHANT);
+        for (String merchant : List.of(foreignMerchant, UUID.randomUUID().toString())) {
+            given().auth().oauth2(TestTokens.admin(accountId)).contentType(ContentType.JSON)
+                    .queryParam("merchantUUID", merchant)
+                    .body("{\"keyType\":\"publishable\",\"name\":\"x\"}")
+                    .when().post("/accounts/" + accountId + "/keys")
+                    .then().statusCode(404).body("code", equalTo("not_found"));
+        }
+        given().auth().oauth2(TestTokens.admin(accountId)).when().get("/accounts/" + accountId + "/keys")
+                .then().statusCode(200).body("keys.publishable", hasSize(0));
+    }
+
+    @Test
+    void activeKeysPerAccountAreCappedAndARevokedKeyFreesItsPlace() {
+        UUID accountId = UUID.fromString(newAccount().getString("accountUUID"));
+        String admin = TestTokens.admin(accountId);
+        // the account's first API key is one of the 100 (cryptopay.limits.api-keys default)
+        String last = null;
+        for (int i = 1; i < 100; i++) {
+            last = given().auth().oauth2(admin).contentType(ContentType.JSON)
+                    .body("{\"keyType\":\"" + (i % 2 == 0 ? "api" : "publishable") + "\",\"name\":\"k" + i + "\"}")
+                    .when().post("/accounts/" + accountId + "/keys")
+                    .then().statusCode(201).extract().path("generatedKey");
+        }
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"keyType\":\"publishable\",\"name\":\"one too many\"}")
+                .when().post("/accounts/" + accountId + "/keys")
+                .then().statusCode(409).contentType("application/problem+json").body("code", equalTo("limit_reached"));
+
+        String lastKey = last;
+        String lastId = given().auth().oauth2(admin).when().get("/accounts/" + accountId + "/keys")
+                .then().statusCode(200).extract().jsonPath()
+                .getString("keys.publishable.find { it.key == '" + lastKey + "' }.UUID");
+        given().auth().oauth2(admin).when().delete("/accounts/" + accountId + "/keys/" + lastId)
+                .then().statusCode(204);
+        given().auth().oauth2(admin).contentType(ContentType.JSON)
+                .body("{\"keyType\":\"api\",\"name\":\"in its place\"}")
+                .when().post("/accounts/" + accountId + "/keys")
+                .then().statusCode(201);
     }
 
     @Test

@@ -44,8 +44,36 @@ class LogoAndCheckoutTest {
                 .then().body("logoFilename", equalTo(merchant + ".png"));
         byte[] served = given().auth().oauth2(TestTokens.anonymous())
                 .when().get("/accounts/" + account + "/merchants/" + merchant + "/logo")
-                .then().statusCode(200).contentType("image/png").extract().asByteArray();
+                .then().statusCode(200).contentType("image/png")
+                .header("X-Content-Type-Options", "nosniff")
+                .extract().asByteArray();
         assertArrayEquals(PNG, served);
+    }
+
+    @Test
+    void logoFilenameIsOnlyEverTheNameTheUploadGave() {
+        UUID account = TestAccounts.newAccount();
+        String withName = TestAccounts.MINIMAL_MERCHANT.replace("}", ",\"logoFilename\":\"../../etc/passwd\"}");
+        given().auth().oauth2(TestTokens.admin(account)).contentType(ContentType.JSON).body(withName)
+                .when().post("/accounts/" + account + "/merchants")
+                .then().statusCode(400).body("errors.field", hasItem("logoFilename"));
+
+        String merchant = TestAccounts.newMerchant(account, TestAccounts.MINIMAL_MERCHANT);
+        String path = "/accounts/" + account + "/merchants/" + merchant;
+        given().auth().oauth2(TestTokens.admin(account)).contentType(ContentType.JSON)
+                .body(TestAccounts.MINIMAL_MERCHANT.replace("}", ",\"logoFilename\":\"" + merchant + ".png\"}"))
+                .when().put(path).then().statusCode(400).body("errors.field", hasItem("logoFilename"));
+        given().auth().oauth2(TestTokens.admin(account)).multiPart("file", "logo.png", PNG, "image/png")
+                .when().post(path + "/uploadlogo").then().statusCode(200);
+        given().auth().oauth2(TestTokens.admin(account)).contentType(ContentType.JSON)
+                .body(TestAccounts.MINIMAL_MERCHANT.replace("}", ",\"logoFilename\":\"" + merchant + ".png\"}"))
+                .when().put(path).then().statusCode(200).body("logoFilename", equalTo(merchant + ".png"));
+        given().auth().oauth2(TestTokens.admin(account)).contentType(ContentType.JSON)
+                .body(TestAccounts.MINIMAL_MERCHANT.replace("}", ",\"logoFilename\":\"<script>.png\"}"))
+                .when().put(path).then().statusCode(400).body("errors.field", hasItem("logoFilename"));
+        given().auth().oauth2(TestTokens.admin(account)).contentType(ContentType.JSON)
+                .body(TestAccounts.MINIMAL_MERCHANT)
+                .when().put(path).then().statusCode(200).body("logoFilename", equalTo(merchant + ".png"));
     }
 
     @Test

@@ -10,9 +10,12 @@ import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
 import dev.cryptopay.merchant.domain.Account;
 import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.Settings.AccountSettings;
+import dev.cryptopay.merchant.domain.Settings.AssetConfig;
+import dev.cryptopay.merchant.domain.Settings.BillingSchedule;
 import dev.cryptopay.merchant.domain.Settings.CanSet;
 import dev.cryptopay.merchant.domain.Settings.Inherit;
 import dev.cryptopay.merchant.domain.Settings.MerchantSettings;
+import dev.cryptopay.merchant.domain.Settings.NetworkConfig;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -62,7 +65,7 @@ class EffectiveConfigurationTest {
         Account account = account(null, null);
         Merchant merchant = merchant(null, null, null, null);
         merchant.settings = new MerchantSettings(List.of("BTC", "USDC"), null, null, null,
-                Map.of("polygon", Map.of("USDC", new AssetNetworkConfig(2, 40, 600))), null, null, null, null, null,
+                Map.of("polygon", new NetworkConfig(Map.of("USDC", new AssetConfig(2, 40, 600)))), null, null, null, null, null,
                 null, null, null, null, null, null);
         MerchantConfiguration c = resolve(account, merchant);
         assertEquals(List.of("BTC", "USDC"), c.allowedCrypto());
@@ -76,7 +79,7 @@ class EffectiveConfigurationTest {
     void theMerchantsAssetsAreNarrowedToTheAccounts() {
         Account account = account(null, null);
         account.settings = new AccountSettings(List.of("BTC", "ETH"), null, null, null, null, null, null, null, null,
-                Map.of(), Map.of(), null, null, null, null, null, null, null, null);
+                BillingSchedule.NONE, null, null, null, null, null, null, null, null);
         Merchant merchant = merchant(null, null, null, null);
         merchant.settings = new MerchantSettings(List.of("ETH", "USDT"), null, null, null, null, null, null, null,
                 null, null, null, null, null, null, null, null);
@@ -86,8 +89,8 @@ class EffectiveConfigurationTest {
     @Test
     void xpubsComeFromTheAccountAndTheSandboxDefaultsFillTheRest() {
         Account account = account(null, null);
-        account.settings = new AccountSettings(null, null, null, null, null, null, null, null, null, Map.of(),
-                Map.of(), Map.of("bitcoin", "vpub-own"), null, null, null, null, null, null, null);
+        account.settings = new AccountSettings(null, null, null, null, null, null, null, null, null,
+                BillingSchedule.NONE, Map.of("bitcoin", "vpub-own"), null, null, null, null, null, null, null);
         MerchantConfiguration c = resolve(account, merchant(null, null, null, null));
         assertEquals("vpub-own", c.xpubs().get("bitcoin"));
         assertEquals("xpub-eth", c.xpubs().get("ethereum"));
@@ -111,8 +114,8 @@ class EffectiveConfigurationTest {
         assertNull(unset.subscriptionsEmailCustomerOnPaymentFailed());
         assertNull(unset.subscriptionsEmailMerchantOnPaymentAttemptsExceeded());
 
-        account.settings = new AccountSettings(null, null, null, null, null, null, null, null, null, Map.of(),
-                Map.of(), null, null, null, null, null, null, true, false);
+        account.settings = new AccountSettings(null, null, null, null, null, null, null, null, null,
+                BillingSchedule.NONE, null, null, null, null, null, null, true, false);
         MerchantConfiguration set = resolve(account, merchant(null, null, null, null));
         assertTrue(set.subscriptionsEmailCustomerOnPaymentFailed());
         assertFalse(set.subscriptionsEmailMerchantOnPaymentAttemptsExceeded());
@@ -128,7 +131,7 @@ class EffectiveConfigurationTest {
         account.updatedAt = OffsetDateTime.now();
         account.version = 1;
         account.settings = new AccountSettings(null, null, null, null, null, highThreshold, refundWindow, null, null,
-                Map.of(), Map.of(), null, null, null, null, null, null, null, null);
+                BillingSchedule.NONE, null, null, null, null, null, null, null, null);
         return account;
     }
 

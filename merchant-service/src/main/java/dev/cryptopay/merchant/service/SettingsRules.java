@@ -1,43 +1,45 @@
-package dev.cryptopay.merchant.rest;
+package dev.cryptopay.merchant.service;
 
-import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
 import dev.cryptopay.events.MerchantConfiguration.FeeLine;
 import dev.cryptopay.events.MerchantConfiguration.FeeSchedule;
+import dev.cryptopay.merchant.domain.Settings.AssetConfig;
 import dev.cryptopay.merchant.domain.Settings.CheckoutConfig;
+import dev.cryptopay.merchant.domain.Settings.NetworkConfig;
+import dev.cryptopay.merchant.domain.Settings.Support;
 import dev.cryptopay.merchant.domain.Settings.WalletConfig;
-import dev.cryptopay.merchant.rest.MerchantDtos.AssetConfigIn;
-import dev.cryptopay.merchant.rest.MerchantDtos.NetworkConfigIn;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.validation.Validation;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
- * Checks of the configuration settings shared by merchants and accounts, with the limits documented in
- * docs/merchants.md. Each check names the offending field by its JSON path.
+ * The checks of the setting values that accounts and merchants share, with the limits documented in
+ * docs/merchants.md ("Limits of merchant and configuration fields"): one method per value record of
+ * {@link dev.cryptopay.merchant.domain.Settings}. Each names the offending field by its JSON path under {@code at}.
  */
-final class SettingsValidator {
+public final class SettingsRules {
 
-    static final int MAX_WALLETS = 50;
-    static final int MAX_WALLET_NAME = 64;
-    static final int MAX_TERM_NOTICE = 2000;
-    static final int MAX_QR_SECONDS = 86_400;
-    static final int MAX_CONFIRMATIONS = 1_000;
-    static final int MAX_REFUND_WINDOW_HOURS = 8_760;
-    static final BigDecimal MAX_AMOUNT = new BigDecimal("1000000000000");
-    static final BigDecimal MAX_BPS = BigDecimal.valueOf(10_000);
+    public static final int MAX_WALLETS = 50;
+    public static final int MAX_WALLET_NAME = 64;
+    public static final int MAX_TERM_NOTICE = 2000;
+    public static final int MAX_QR_SECONDS = 86_400;
+    public static final int MAX_CONFIRMATIONS = 1_000;
+    public static final int MAX_REFUND_WINDOW_HOURS = 8_760;
+    public static final BigDecimal MAX_AMOUNT = new BigDecimal("1000000000000");
+    public static final BigDecimal MAX_BPS = BigDecimal.valueOf(10_000);
+    public static final List<String> FEE_COLLECTIONS = List.of("deduct", "bill_separately");
 
-    private SettingsValidator() {
+    private SettingsRules() {
     }
 
-    static void amount(Validation v, String field, BigDecimal value) {
+    /** An amount or threshold in local currency: 0 … 1,000,000,000,000. */
+    public static void amount(Validation v, String field, BigDecimal value) {
         v.nonNegative(field, value).between(field, value, BigDecimal.ZERO, MAX_AMOUNT);
     }
 
-    static void thresholds(Validation v, String field, Map<String, BigDecimal> byRegion) {
+    /** Region → threshold (travel rule). */
+    public static void thresholds(Validation v, String field, Map<String, BigDecimal> byRegion) {
         if (byRegion == null) {
             return;
         }
@@ -52,43 +54,60 @@ final class SettingsValidator {
         });
     }
 
-    static void refundWindow(Validation v, Integer hours) {
+    public static void refundWindow(Validation v, Integer hours) {
         v.between("refundWindowHours", hours, 0, MAX_REFUND_WINDOW_HOURS);
     }
 
-    static void wallets(Validation v, List<String> wallets, List<WalletConfig> configs) {
-        if (wallets != null) {
-            if (wallets.size() > MAX_WALLETS) {
-                v.add("allowedWallets", "at most " + MAX_WALLETS + " wallets");
-            }
-            for (int i = 0; i < wallets.size(); i++) {
-                String name = wallets.get(i);
-                if (name == null || name.isBlank() || name.length() > MAX_WALLET_NAME) {
-                    v.add("allowedWallets[" + i + "]", "must be 1 to " + MAX_WALLET_NAME + " characters");
-                }
-            }
+    /** Every code must be an asset of the catalogue ({@code GET /assets}). */
+    public static void assetCodes(Validation v, String field, List<String> codes) {
+        if (codes == null) {
+            return;
         }
-        if (configs != null) {
-            if (configs.size() > MAX_WALLETS) {
-                v.add("allowedWalletsConfig", "at most " + MAX_WALLETS + " wallets");
-            }
-            for (int i = 0; i < configs.size(); i++) {
-                WalletConfig c = configs.get(i);
-                String at = "allowedWalletsConfig[" + i + "]";
-                if (c == null) {
-                    v.add(at, "must be an object");
-                    continue;
-                }
-                if (c.name() == null || c.name().isBlank() || c.name().length() > MAX_WALLET_NAME) {
-                    v.add(at + ".name", "must be 1 to " + MAX_WALLET_NAME + " characters");
-                }
-                v.text(at + ".featuredNote", c.featuredNote(), Validation.MAX_STRING);
-                v.between(at + ".order", c.order(), 0, 10_000);
+        for (String code : codes) {
+            if (Catalogue.get().asset(code).isEmpty()) {
+                v.add(field, code + " is not an asset of GET /assets");
             }
         }
     }
 
-    static void checkout(Validation v, CheckoutConfig c) {
+    public static void wallets(Validation v, List<String> wallets) {
+        if (wallets == null) {
+            return;
+        }
+        if (wallets.size() > MAX_WALLETS) {
+            v.add("allowedWallets", "at most " + MAX_WALLETS + " wallets");
+        }
+        for (int i = 0; i < wallets.size(); i++) {
+            String name = wallets.get(i);
+            if (name == null || name.isBlank() || name.length() > MAX_WALLET_NAME) {
+                v.add("allowedWallets[" + i + "]", "must be 1 to " + MAX_WALLET_NAME + " characters");
+            }
+        }
+    }
+
+    public static void walletConfigs(Validation v, List<WalletConfig> configs) {
+        if (configs == null) {
+            return;
+        }
+        if (configs.size() > MAX_WALLETS) {
+            v.add("allowedWalletsConfig", "at most " + MAX_WALLETS + " wallets");
+        }
+        for (int i = 0; i < configs.size(); i++) {
+            WalletConfig c = configs.get(i);
+            String at = "allowedWalletsConfig[" + i + "]";
+            if (c == null) {
+                v.add(at, "must be an object");
+                continue;
+            }
+            if (c.name() == null || c.name().isBlank() || c.name().length() > MAX_WALLET_NAME) {
+                v.add(at + ".name", "must be 1 to " + MAX_WALLET_NAME + " characters");
+            }
+            v.text(at + ".featuredNote", c.featuredNote(), Validation.MAX_STRING);
+            v.between(at + ".order", c.order(), 0, 10_000);
+        }
+    }
+
+    public static void checkout(Validation v, CheckoutConfig c) {
         if (c == null) {
             return;
         }
@@ -106,14 +125,18 @@ final class SettingsValidator {
         }
     }
 
-    /** Validates and converts {@code cryptoNetworkConfigs}; null when absent. */
-    static Map<String, Map<String, AssetNetworkConfig>> networkConfigs(Validation v,
-            Map<String, NetworkConfigIn> configs) {
+    public static void support(Validation v, Support support) {
+        if (support != null) {
+            v.email("support.email", support.email()).httpUrl("support.link", support.link());
+        }
+    }
+
+    /** Networks and assets of the catalogue, each asset offered on its network, its three values required. */
+    public static void networkConfigs(Validation v, Map<String, NetworkConfig> configs) {
         if (configs == null) {
-            return null;
+            return;
         }
         Catalogue catalogue = Catalogue.get();
-        Map<String, Map<String, AssetNetworkConfig>> result = new TreeMap<>();
         configs.forEach((network, networkConfig) -> {
             String at = "cryptoNetworkConfigs." + network;
             if (catalogue.network(network).isEmpty()) {
@@ -124,29 +147,20 @@ final class SettingsValidator {
                 v.add(at + ".cryptoAssetConfigs", "is required");
                 return;
             }
-            Map<String, AssetNetworkConfig> assets = new TreeMap<>();
             networkConfig.cryptoAssetConfigs().forEach((asset, c) -> {
                 String assetAt = at + ".cryptoAssetConfigs." + asset;
                 if (!catalogue.supports(asset, network)) {
                     v.add(assetAt, "is not an asset offered on " + network);
-                    return;
-                }
-                if (c == null) {
+                } else if (c == null) {
                     v.add(assetAt, "must be an object");
-                    return;
-                }
-                assetConfig(v, assetAt, c);
-                if (c.minConfirmsLow() != null && c.minConfirmsHigh() != null && c.qrExpirationSeconds() != null) {
-                    assets.put(asset, new AssetNetworkConfig(c.minConfirmsLow(), c.minConfirmsHigh(),
-                            c.qrExpirationSeconds()));
+                } else {
+                    assetConfig(v, assetAt, c);
                 }
             });
-            result.put(network, assets);
         });
-        return result;
     }
 
-    private static void assetConfig(Validation v, String at, AssetConfigIn c) {
+    private static void assetConfig(Validation v, String at, AssetConfig c) {
         v.required(at + ".minConfirmsLow", c.minConfirmsLow())
                 .required(at + ".minConfirmsHigh", c.minConfirmsHigh())
                 .required(at + ".qrExpirationSeconds", c.qrExpirationSeconds())
@@ -158,12 +172,13 @@ final class SettingsValidator {
         }
     }
 
-    static void fees(Validation v, String at, FeeSchedule fees) {
+    /** A fee schedule ({@code feeConfig} of a merchant, {@code fees} of an account) under {@code at}. */
+    public static void fees(Validation v, String at, FeeSchedule fees) {
         if (fees == null) {
             return;
         }
         if (fees.platform() != null) {
-            v.oneOf(at + ".platform.collection", fees.platform().collection(), List.of("deduct", "bill_separately"));
+            v.oneOf(at + ".platform.collection", fees.platform().collection(), FEE_COLLECTIONS);
             feeLine(v, at + ".platform.perTransaction", fees.platform().perTransaction());
             feeLine(v, at + ".platform.perSettlement", fees.platform().perSettlement());
             if (fees.platform().split() != null) {
@@ -185,32 +200,5 @@ final class SettingsValidator {
         v.between(at + ".basisPoints", line.basisPoints(), BigDecimal.ZERO, MAX_BPS);
         v.nonNegative(at + ".flatCents", line.flatCents());
         v.between(at + ".flatCents", line.flatCents(), BigDecimal.ZERO, MAX_AMOUNT);
-    }
-
-    /** Parses a comma-separated asset list (merchant update) and checks each code. */
-    static List<String> assetList(Validation v, String field, String commaSeparated) {
-        if (commaSeparated == null) {
-            return null;
-        }
-        List<String> codes = new ArrayList<>();
-        for (String part : commaSeparated.split(",")) {
-            String code = part.strip();
-            if (code.isEmpty()) {
-                continue;
-            }
-            if (Catalogue.get().asset(code).isEmpty()) {
-                v.add(field, code + " is not an asset of GET /assets");
-            } else if (!codes.contains(code)) {
-                codes.add(code);
-            }
-        }
-        return codes;
-    }
-
-    static List<String> assetList(Validation v, String field, List<String> codes) {
-        if (codes == null) {
-            return null;
-        }
-        return assetList(v, field, String.join(",", codes.stream().map(c -> c == null ? "" : c).toList()));
     }
 }
