@@ -1,7 +1,7 @@
 -- Payment detection (issue 6): the sandbox chain, the watcher's position per network, and every transfer seen
 -- to a payment request's address. Money is NUMERIC (exact).
 
--- The sandbox chain (decisions §9): blocks and transfers per network, persisted so heights and hashes survive
+-- The sandbox chain (docs/decisions.md §9): blocks and transfers per network, persisted so heights and hashes survive
 -- restarts. A transfer without a block is in the "mempool" until the next block is mined.
 create table sandbox_block (
     network     varchar(32)  not null,
@@ -68,7 +68,7 @@ create table payment_transfer (
 create index payment_transfer_request on payment_transfer (payment_request_id, detected_at);
 create index payment_transfer_open on payment_transfer (network, block_number) where status = 0;
 
--- Confirmations a request needs (decisions §2), fixed when it is opened; and who paid it.
+-- Confirmations a request needs (docs/decisions.md §2), fixed when it is opened; and who paid it.
 alter table payment_request add column required_confirmations integer;
 alter table payment_request add column from_address varchar(128);
 -- EVM addresses are matched without regard to case (EIP-55 checksums are only a spelling).

@@ -1,4 +1,4 @@
--- Refunds (issue 15) and the event stream's needs (decisions §7, §8): a version per transaction that grows by one
+-- Refunds (issue 15) and the event stream's needs (docs/decisions.md §7, §8): a version per transaction that grows by one
 -- with every event, the fee schedule in force at success, and per payment request what reporting reads.
 
 alter table transaction add column version bigint not null default 0;

@@ -2,6 +2,8 @@ package dev.cryptopay.transaction.address;
 
 import dev.cryptopay.support.catalogue.Catalogue;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.bitcoinj.base.Base58;
 import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.SegwitAddress;
@@ -25,6 +27,14 @@ public final class AddressDerivation {
 
     /** Tron's address prefix byte. */
     static final int TRON_PREFIX = 0x41;
+    /** Bounds {@link #EXTERNAL_CHAINS}: past it the cache starts again (a few thousand xpubs are in use at most). */
+    static final int MAX_CACHED_CHAINS = 10_000;
+    /**
+     * The external chain key ({@code 0}) of each xpub read so far, by network parameters and xpub. Reading an xpub
+     * (Base58Check, decompressing its point) and deriving its chain key cost as much as the child itself; both are the
+     * same for every address of the xpub, so a creation derives one key, not two (keys are immutable; public data).
+     */
+    private static final Map<String, DeterministicKey> EXTERNAL_CHAINS = new ConcurrentHashMap<>();
 
     private AddressDerivation() {
     }
@@ -78,8 +88,20 @@ public final class AddressDerivation {
     }
 
     private static DeterministicKey child(String xpub, long index, BitcoinNetwork params) {
-        DeterministicKey account = DeterministicKey.deserializeB58(xpub, params);
-        DeterministicKey external = HDKeyDerivation.deriveChildKey(account, new ChildNumber(0, false));
-        return HDKeyDerivation.deriveChildKey(external, new ChildNumber((int) index, false));
+        return HDKeyDerivation.deriveChildKey(externalChain(xpub, params), new ChildNumber((int) index, false));
+    }
+
+    private static DeterministicKey externalChain(String xpub, BitcoinNetwork params) {
+        String key = params.name() + ':' + xpub;
+        DeterministicKey external = EXTERNAL_CHAINS.get(key);
+        if (external == null) {
+            DeterministicKey account = DeterministicKey.deserializeB58(xpub, params);
+            external = HDKeyDerivation.deriveChildKey(account, new ChildNumber(0, false));
+            if (EXTERNAL_CHAINS.size() >= MAX_CACHED_CHAINS) {
+                EXTERNAL_CHAINS.clear();
+            }
+            EXTERNAL_CHAINS.put(key, external);
+        }
+        return external;
     }
 }

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * One network as payment detection sees it: blocks with their hashes, and the transfers in them. The sandbox chain
- * and real nodes (EVM JSON-RPC) implement it alike, so the watcher treats them exactly the same (decisions §9).
+ * and real nodes (EVM JSON-RPC) implement it alike, so the watcher treats them exactly the same (docs/decisions.md §9).
  *
  * <p>An adapter reports every transfer of a block range (native value transfers and token transfers of the assets
  * it knows); the watcher keeps those to addresses it watches. Its cost must not depend on how many addresses are

@@ -1,8 +1,8 @@
 package dev.cryptopay.transaction.chain;
 
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.transaction.config.Environment;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
-import dev.cryptopay.transaction.service.Environment;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;

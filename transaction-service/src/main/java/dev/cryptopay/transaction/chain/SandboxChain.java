@@ -3,9 +3,9 @@ package dev.cryptopay.transaction.chain;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.SandboxBlock;
 import dev.cryptopay.transaction.domain.SandboxTransfer;
-import dev.cryptopay.transaction.service.Clock;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.persistence.EntityManager;
@@ -17,11 +17,12 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.OffsetDateTime;
 import java.util.HexFormat;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
- * The sandbox chain's write side (decisions §9): {@code POST /sandbox/chain/transfers} records a transfer as a
+ * The sandbox chain's write side (docs/decisions.md §9): {@code POST /sandbox/chain/transfers} records a transfer as a
  * customer's wallet would broadcast it, {@code POST /sandbox/chain/blocks} mines blocks. Heights start at 0 (a
  * genesis block per network), hashes are random 32-byte values chained by parent hash, so the watcher reads the
  * sandbox exactly like a node. Writers of one network are serialised with a transaction-scoped advisory lock.
@@ -61,8 +62,27 @@ public class SandboxChain {
     public record MiningReceipt(String network, int mined, long headBlock, String headHash) {
     }
 
+    /**
+     * A transfer sent through the API (docs/decisions.md §48): {@code toAddress} must be the address of one of the
+     * caller's own payment requests on that network (of its account, and of its merchant when the key is bound to
+     * one); any other address, another tenant's included, answers 404 like an unknown one.
+     */
+    @Transactional
+    public TransferReceipt transferToOwnRequest(UUID accountId, Optional<UUID> merchantId, TransferCommand command) {
+        return transfer(accountId, merchantId, command, true);
+    }
+
+    /**
+     * A transfer from inside the service (the sandbox treasury paying a refund out to a customer's address): any
+     * well-formed address of the network.
+     */
     @Transactional
     public TransferReceipt transfer(UUID accountId, TransferCommand command) {
+        return transfer(accountId, Optional.empty(), command, false);
+    }
+
+    private TransferReceipt transfer(UUID accountId, Optional<UUID> merchantId, TransferCommand command,
+            boolean ownRequestsOnly) {
         Validation v = new Validation();
         v.requiredText("network", command.network()).requiredText("asset", command.asset())
                 .requiredText("toAddress", command.toAddress()).requiredText("amount", command.amount());
@@ -86,6 +106,9 @@ public class SandboxChain {
         }
         v.throwIfInvalid();
         String network = command.network();
+        if (ownRequestsOnly) {
+            requireOwnRequest(accountId, merchantId, network, command.toAddress().strip());
+        }
         requireSimulated(network);
         lock(network);
 
@@ -101,7 +124,7 @@ public class SandboxChain {
         transfer.persist();
         em.flush();
 
-        SandboxBlock head = confirmations > 0 ? mineLocked(network, confirmations) : headBlock(network);
+        SandboxBlock head = confirmations > 0 ? mineLocked(accountId, network, confirmations) : headBlock(network);
         em.refresh(transfer);
         int confirmationCount = transfer.blockNumber == null ? 0 : (int) (head.number - transfer.blockNumber + 1);
         String blockHash = transfer.blockNumber == null ? null
@@ -112,15 +135,19 @@ public class SandboxChain {
                 transfer.toAddress, transfer.amount, transfer.blockNumber, blockHash, confirmationCount, head.number);
     }
 
+    /**
+     * Mines {@code count} blocks on {@code network} for {@code accountId}: the first takes only that account's
+     * pending transfers (docs/decisions.md §48); the network's height grows for everyone, as on a public test network.
+     */
     @Transactional
-    public MiningReceipt mine(String network, Integer count) {
+    public MiningReceipt mine(UUID accountId, String network, Integer count) {
         Validation v = new Validation();
         v.requiredText("network", network).network("network", network);
         v.required("count", count).between("count", count, 1, MAX_BLOCKS);
         v.throwIfInvalid();
         requireSimulated(network);
         lock(network);
-        SandboxBlock head = mineLocked(network, count);
+        SandboxBlock head = mineLocked(accountId, network, count);
         advanced.fire(new ChainAdvanced(network));
         return new MiningReceipt(network, count, head.number, head.hash);
     }
@@ -130,6 +157,21 @@ public class SandboxChain {
         Long max = SandboxBlock.find("select max(b.number) from SandboxBlock b where b.network = ?1", network)
                 .project(Long.class).firstResult();
         return max == null ? 0 : max;
+    }
+
+    /** 404 unless {@code address} is one of the caller's payment requests on {@code network}. */
+    private void requireOwnRequest(UUID accountId, Optional<UUID> merchantId, String network, String address) {
+        boolean evm = "evm".equals(Catalogue.get().network(network).map(Catalogue.Network::family).orElse(""));
+        var query = em.createNativeQuery("select count(*) from payment_request p "
+                + "join transaction t on t.id = p.transaction_id where p.crypto_network = :network and "
+                + (evm ? "lower(p.address) = lower(:address)" : "p.address = :address")
+                + " and t.account_id = :account" + (merchantId.isPresent() ? " and t.merchant_id = :merchant" : ""))
+                .setParameter("network", network).setParameter("address", address).setParameter("account", accountId);
+        merchantId.ifPresent(m -> query.setParameter("merchant", m));
+        Number found = (Number) query.getSingleResult();
+        if (found.longValue() == 0) {
+            throw ApiException.notFound("Payment request with address " + address + " on " + network);
+        }
     }
 
     private void requireSimulated(String network) {
@@ -150,8 +192,8 @@ public class SandboxChain {
         return head != null ? head : genesis(network);
     }
 
-    /** Mines {@code count} blocks; the first takes every pending transfer of the network. */
-    private SandboxBlock mineLocked(String network, int count) {
+    /** Mines {@code count} blocks; the first takes the pending transfers of {@code accountId} on the network. */
+    private SandboxBlock mineLocked(UUID accountId, String network, int count) {
         SandboxBlock parent = headBlock(network);
         OffsetDateTime now = Clock.now();
         for (int i = 0; i < count; i++) {
@@ -165,8 +207,9 @@ public class SandboxChain {
             if (i == 0) {
                 em.flush();
                 em.createQuery("update SandboxTransfer t set t.blockNumber = :number "
-                        + "where t.network = :network and t.blockNumber is null")
-                        .setParameter("number", block.number).setParameter("network", network).executeUpdate();
+                        + "where t.network = :network and t.blockNumber is null and t.accountId = :account")
+                        .setParameter("number", block.number).setParameter("network", network)
+                        .setParameter("account", accountId).executeUpdate();
             }
             parent = block;
         }

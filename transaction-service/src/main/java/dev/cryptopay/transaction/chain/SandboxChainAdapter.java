@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 /**
  * One network of the sandbox chain, read from the tables {@link SandboxChain} writes: the watcher sees its blocks
- * and transfers through the same interface as a real node's (decisions §9). Each call reads in its own short
+ * and transfers through the same interface as a real node's (docs/decisions.md §9). Each call reads in its own short
  * transaction, as a call to a node would.
  */
 public final class SandboxChainAdapter implements ChainAdapter {

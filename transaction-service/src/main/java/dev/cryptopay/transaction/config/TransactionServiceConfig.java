@@ -34,9 +34,87 @@ public interface TransactionServiceConfig {
 
     Refunds refunds();
 
+    Kyc kyc();
+
+    Screening screening();
+
+    KycRestore kycRestore();
+
+    /** Address screening with the operator's lists (docs/decisions.md §60, §61). */
+    interface Screening {
+        /**
+         * A CSV file of list entries loaded when the service starts ({@code SCREENING_LIST_FILE}; format in
+         * docs/transactions.md "Compliance"): every list the file names is replaced by the file's entries.
+         */
+        Optional<String> listFile();
+    }
+
+    /**
+     * The KYC restore by e-mail one-time code (docs/decisions.md §64, §65), prefix
+     * {@code cryptopay.transaction.kyc-restore}.
+     */
+    interface KycRestore {
+        /**
+         * HMAC-SHA256 key of the stored codes and e-mail hashes, base64 ({@code KYC_RESTORE_CODE_KEY}). Absent: derived
+         * from the KYC document key (HMAC of a fixed label under it), which production already has to set and which is
+         * refused there when it is the LOCAL DEVELOPMENT key; a given key is refused in production when it equals the
+         * derived development one.
+         */
+        Optional<String> codeKey();
+
+        /** How long a code can be entered. */
+        @WithDefault("PT10M")
+        Duration codeLifetime();
+
+        /** Wrong entries a code takes before it is spent. */
+        @WithDefault("5")
+        int maxAttempts();
+
+        /** Codes one e-mail address (within an account) may ask for per {@link #window()}. */
+        @WithDefault("5")
+        int codesPerEmail();
+
+        /** Codes one transaction may ask for per {@link #window()} (whatever the e-mail). */
+        @WithDefault("10")
+        int codesPerTransaction();
+
+        /** The window of the two limits above. */
+        @WithDefault("PT1H")
+        Duration window();
+
+        /** Sender of the code e-mails. */
+        @WithDefault("kyc@cryptopay.local")
+        String mailFrom();
+    }
+
+    /** KYC documents at rest (docs/decisions.md §46). */
+    interface Kyc {
+        /**
+         * AES-256-GCM key of the documents, base64 of 32 random bytes ({@code KYC_DOCUMENT_ENCRYPTION_KEY}). No
+         * default: a packaged service refuses to start without it; the committed LOCAL DEVELOPMENT key (dev and
+         * test profiles, local scripts, system tests) is refused when the environment is production.
+         */
+        String documentKey();
+
+        /**
+         * How long a document is kept after its verification; older ones are deleted by a job (the verification
+         * result on the transaction stays). Default five years, the usual AML record-keeping period.
+         */
+        @WithDefault("P1825D")
+        Duration documentRetention();
+
+        /** How often documents past their retention are looked for. */
+        @WithDefault("1h")
+        Duration purgeInterval();
+
+        /** Most documents encrypted (legacy rows) or deleted in one batch. */
+        @WithDefault("20")
+        int batch();
+    }
+
     /**
      * Refunds (docs/transactions.md "Refunds"): the window where a merchant's configuration names none, and how
-     * payouts leave the platform's treasury (decisions §9).
+     * payouts leave the platform's treasury (docs/decisions.md §9).
      */
     interface Refunds {
         /** Hours after success (or the last received funds) within which a refund is accepted, by default. */

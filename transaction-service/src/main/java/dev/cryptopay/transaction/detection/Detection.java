@@ -1,19 +1,18 @@
 package dev.cryptopay.transaction.detection;
 
-import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.transaction.chain.ChainAdapter.BlockRef;
 import dev.cryptopay.transaction.chain.ChainAdapter.ChainTransfer;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.ChainCursor;
-import dev.cryptopay.transaction.domain.MerchantFees;
+import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.PaymentRequestState;
 import dev.cryptopay.transaction.domain.TransactionState;
-import dev.cryptopay.transaction.service.Clock;
+import dev.cryptopay.transaction.service.Compliance;
 import dev.cryptopay.transaction.service.PaymentRequests;
 import dev.cryptopay.transaction.service.TransactionEvents;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,11 +50,14 @@ public class Detection {
     private final EntityManager em;
     private final TransactionEvents events;
     private final TransactionServiceConfig config;
+    private final Compliance compliance;
 
-    public Detection(EntityManager em, TransactionEvents events, TransactionServiceConfig config) {
+    public Detection(EntityManager em, TransactionEvents events, TransactionServiceConfig config,
+            Compliance compliance) {
         this.em = em;
         this.events = events;
         this.config = config;
+        this.compliance = compliance;
     }
 
     /** The watcher's position on a network: the last block read and its hash. */
@@ -120,6 +122,7 @@ public class Detection {
         watched.values().forEach(em::refresh);
 
         Set<UUID> detected = new HashSet<>();
+        Map<UUID, List<Compliance.Decision>> decisions = new HashMap<>();
         for (ChainTransfer transfer : ours) {
             PaymentRequest request = watched.get(key(network, transfer.toAddress()));
             if (!request.cryptoAsset.equals(transfer.asset())) {
@@ -127,8 +130,15 @@ public class Detection {
                         transfer.txnHash(), transfer.asset(), request.id, request.cryptoAsset);
                 continue;
             }
-            if (record(network, transfer, request, transactions.get(request.transactionId), now)) {
+            Transaction tx = transactions.get(request.transactionId);
+            PaymentTransfer recorded = record(network, transfer, request, tx, now);
+            if (recorded != null) {
                 detected.add(request.transactionId);
+                // Screening of the sender and the trigger table (docs/decisions.md §59, §60)
+                compliance.screen(recorded, request);
+                MerchantView merchant = MerchantView.findById(tx.merchantId);
+                decisions.computeIfAbsent(tx.id, k -> new ArrayList<>()).add(compliance.decide(tx, request, recorded,
+                        merchant == null ? null : merchant.config));
             }
         }
         em.flush();
@@ -157,7 +167,7 @@ public class Detection {
             cursor.updatedAt = now;
         }
         em.flush();
-        settle(transactions.values(), detected, now);
+        settle(transactions.values(), detected, decisions);
         return true;
     }
 
@@ -193,12 +203,12 @@ public class Detection {
         cursor.blockHash = forkHash;
         cursor.updatedAt = Clock.now();
         em.flush();
-        settle(transactions.values(), Set.of(), Clock.now());
+        settle(transactions.values(), Set.of(), Map.of());
         return true;
     }
 
-    /** Inserts a transfer seen for the first time, or follows one into (another) block; true when it is new. */
-    private boolean record(String network, ChainTransfer seen, PaymentRequest request, Transaction tx,
+    /** Inserts a transfer seen for the first time (answered), or follows one into (another) block (null). */
+    private PaymentTransfer record(String network, ChainTransfer seen, PaymentRequest request, Transaction tx,
             OffsetDateTime now) {
         PaymentTransfer transfer = PaymentTransfer.find("network = ?1 and txnHash = ?2 and position = ?3", network,
                 seen.txnHash(), seen.position()).firstResult();
@@ -210,7 +220,7 @@ public class Detection {
                 transfer.blockHash = seen.blockHash();
                 transfer.status = PaymentTransfer.CONFIRMING;
             }
-            return false;
+            return null;
         }
         transfer = new PaymentTransfer();
         transfer.id = UUID.randomUUID();
@@ -229,7 +239,7 @@ public class Detection {
         transfer.late = isLate(request, tx, now);
         transfer.detectedAt = now;
         transfer.persist();
-        return true;
+        return transfer;
     }
 
     /** First seen after its request expired or was cancelled, or after the transaction ended other than paid. */
@@ -242,20 +252,14 @@ public class Detection {
         return requestEnded || transactionEnded;
     }
 
-    /** Recomputes each transaction from its transfers; publishes payment_detected and success. */
-    private void settle(Collection<Transaction> transactions, Set<UUID> detected, OffsetDateTime now) {
+    /**
+     * Recomputes each transaction from its transfers with the compliance decisions on its new ones
+     * ({@link Compliance#settle}); publishes payment_detected, success, held, cancelled as they happen.
+     */
+    private void settle(Collection<Transaction> transactions, Set<UUID> detected,
+            Map<UUID, List<Compliance.Decision>> decisions) {
         for (Transaction tx : transactions) {
-            List<PaymentRequest> requests = PaymentRequest.ofTransaction(tx.id);
-            Settlement.Outcome outcome = Settlement.apply(tx, requests, PaymentTransfer.ofTransaction(tx.id));
-            tx.updatedAt = now;
-            if (detected.contains(tx.id)) {
-                events.publish(EventTypes.TRANSACTION_PAYMENT_DETECTED, tx);
-            }
-            if (outcome.succeeded()) {
-                MerchantView merchant = MerchantView.findById(tx.merchantId);
-                tx.merchantFees = merchant == null ? null : MerchantFees.of(merchant.config);
-                events.publish(EventTypes.TRANSACTION_SUCCESS, tx);
-            }
+            compliance.settle(tx, decisions.getOrDefault(tx.id, List.of()), detected.contains(tx.id));
         }
     }
 

@@ -1,28 +1,40 @@
 package dev.cryptopay.transaction.detection;
 
 import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.PaymentRequest;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.Settlement;
+import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionState;
-import dev.cryptopay.transaction.service.Clock;
+import dev.cryptopay.transaction.service.Opened;
 import dev.cryptopay.transaction.service.TransactionEvents;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import jakarta.persistence.EntityManager;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Expiry (decisions §2): payment requests still awaiting funds when their QR expires become -1; transactions
+ * Expiry (docs/decisions.md §2): payment requests still awaiting funds when their QR expires become -1; transactions
  * (0 or -3) whose {@code expiration} passed without full payment become -1 with a {@code transaction.expired}
  * event. A transaction with funds still confirming is left to its confirmations (it succeeds, or expires once they
  * are counted short). Rows are claimed with {@code for update skip locked}, so any number of replicas run this at
  * once without expiring anything twice, and a cancel or a watcher pass holding a transaction is never waited for.
+ *
+ * <p>While no transaction is open (0 or -3) and no payment request awaits funds, the runs back off like the watcher's
+ * (docs/decisions.md §74): up to {@code cryptopay.detection.max-idle-interval} (30 s) between runs, back to every
+ * second once a run finds something open or a transaction or payment request is opened in this replica. A
+ * transaction opened on another replica is expired by that replica on time; here within that delay at the latest.
  */
 @ApplicationScoped
 public class Expiry {
@@ -33,29 +45,58 @@ public class Expiry {
     private final TransactionEvents events;
     private final TransactionServiceConfig config;
 
-    public Expiry(EntityManager em, TransactionEvents events, TransactionServiceConfig config) {
+    private final IdleBackoff backoff;
+
+    public Expiry(EntityManager em, TransactionEvents events, TransactionServiceConfig config,
+            @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
         this.em = em;
         this.events = events;
         this.config = config;
+        this.backoff = new IdleBackoff(config.detection().expiryInterval(), maxIdle);
+    }
+
+    /** A transaction or payment request was opened here: back to every second. */
+    void onOpened(@Observes(during = TransactionPhase.AFTER_SUCCESS) Opened event) {
+        backoff.wake();
+    }
+
+    /** The current delay between runs (for tests and the performance notes). */
+    public Duration idleDelay() {
+        return backoff.delay();
     }
 
     @Scheduled(every = "${cryptopay.transaction.detection.expiry-interval:1s}", delayed = "3s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void run() {
-        if (!config.detection().enabled()) {
+        if (!config.detection().enabled() || !backoff.due()) {
             return;
         }
+        long started = backoff.starting();
+        boolean idle = false;
         try {
-            while (QuarkusTransaction.requiringNew().call(this::expireTransactions) == config.detection()
-                    .expiryBatch()) {
-                // a full batch: there may be more
-            }
-            while (QuarkusTransaction.requiringNew().call(this::expireRequests) == config.detection().expiryBatch()) {
-                // a full batch: there may be more
-            }
+            int claimed;
+            int expired = 0;
+            do {
+                claimed = QuarkusTransaction.requiringNew().call(this::expireTransactions);
+                expired += claimed;
+            } while (claimed == config.detection().expiryBatch()); // a full batch: there may be more
+            do {
+                claimed = QuarkusTransaction.requiringNew().call(this::expireRequests);
+                expired += claimed;
+            } while (claimed == config.detection().expiryBatch());
+            idle = expired == 0 && !QuarkusTransaction.requiringNew().call(this::anythingOpen);
         } catch (RuntimeException e) {
             LOG.warnf("Expiry paused until the next run: %s", e.getMessage());
+        } finally {
+            backoff.ran(idle, started);
         }
+    }
+
+    /** Whether anything may expire later: an open transaction or a request awaiting funds (partial indexes). */
+    boolean anythingOpen() {
+        return (Boolean) em.createNativeQuery("select exists (select 1 from transaction where status in (0, -3)) "
+                + "or exists (select 1 from payment_request where status = :awaiting)")
+                .setParameter("awaiting", PaymentRequestState.AWAITING.wire()).getSingleResult();
     }
 
     /** Expires one batch of transactions; answers how many were claimed. */
@@ -63,6 +104,7 @@ public class Expiry {
         OffsetDateTime now = Clock.now();
         @SuppressWarnings("unchecked")
         List<Transaction> due = em.createNativeQuery("select * from transaction where status in (0, -3) "
+                + "and not held_for_review " // held for compliance review: the operator decides (§59)
                 + "and expiration < :now and payment_status <> 2 order by expiration limit :limit "
                 + "for update skip locked", Transaction.class)
                 .setParameter("now", now).setParameter("limit", config.detection().expiryBatch()).getResultList();

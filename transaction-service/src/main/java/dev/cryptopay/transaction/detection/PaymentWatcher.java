@@ -1,20 +1,27 @@
 package dev.cryptopay.transaction.detection;
 
-import dev.cryptopay.transaction.chain.ChainAdapter;
+import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.transaction.chain.ChainAdapter.BlockRef;
 import dev.cryptopay.transaction.chain.ChainAdapter.ChainTransfer;
 import dev.cryptopay.transaction.chain.ChainAdapter.Scan;
+import dev.cryptopay.transaction.chain.ChainAdapter;
 import dev.cryptopay.transaction.chain.ChainAdapters;
-import dev.cryptopay.transaction.chain.SandboxChainAdapter;
 import dev.cryptopay.transaction.chain.SandboxChain.ChainAdvanced;
+import dev.cryptopay.transaction.chain.SandboxChainAdapter;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.service.Opened;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
+import jakarta.persistence.EntityManager;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,14 +30,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * Watches every network for transfers to payment requests' addresses: each pass reads the blocks after the
  * network's cursor (at most {@code maxBlocksPerScan}), hands them to {@link Detection} to apply in one database
  * transaction, and repeats until it reaches the head. Passes run on one thread of their own, every second (the
- * scheduler's finest step) and at once when the sandbox chain changes; a network whose node is down is retried at
- * the next tick while the others go on.
+ * scheduler's finest step) while a payment request awaits funds or a transfer confirms, and at once when the sandbox
+ * chain changes or a payment request is opened in this replica; a network whose node is down is retried at the next
+ * tick while the others go on. While nothing is open the passes back off (docs/decisions.md §74): the delay doubles
+ * up to {@code cryptopay.detection.max-idle-interval} (30 s), so a request another replica opened is watched here
+ * within that delay at the latest (its own replica watches it at once), and funds sent to an address whose request
+ * ended are recorded (late) within it.
  *
  * <p>Reorganisations: a pass checks that the first new block's parent is the block the cursor stands on; if not,
  * it walks back through the recent hashes it kept until the node agrees, and {@link Detection#rewind}s to there.
@@ -56,23 +68,43 @@ public class PaymentWatcher {
     private final AtomicBoolean drainPending = new AtomicBoolean();
     private final Map<String, Long> lastError = new ConcurrentHashMap<>();
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
+    private final EntityManager em;
+    private final IdleBackoff backoff;
     private volatile boolean stopped;
 
     public PaymentWatcher(ChainAdapters adapters, Detection detection, TransactionServiceConfig config,
-            MeterRegistry registry) {
+            MeterRegistry registry, EntityManager em,
+            @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
         this.adapters = adapters;
         this.detection = detection;
         this.config = config;
         this.registry = registry;
+        this.em = em;
+        this.backoff = new IdleBackoff(config.detection().interval(), maxIdle);
         this.passTimer = Timer.builder("cryptopay.watcher.pass").description("One watcher pass over a network")
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
 
     @Scheduled(every = "${cryptopay.transaction.detection.interval:1s}", delayed = "2s")
     void tick() {
-        if (config.detection().enabled()) {
+        if (config.detection().enabled() && backoff.due()) {
             adapters.all().forEach(adapter -> wake(adapter.network()));
         }
+    }
+
+    /**
+     * A payment request was opened here: back to every second, and read its network now if the passes were backing
+     * off (while they run every second, the next tick reads it, as before: no extra pass per creation under load).
+     */
+    void onOpened(@Observes(during = TransactionPhase.AFTER_SUCCESS) Opened event) {
+        if (config.detection().enabled() && event.network() != null && backoff.wake()) {
+            wake(event.network());
+        }
+    }
+
+    /** The current delay between passes (for tests and the performance notes). */
+    public Duration idleDelay() {
+        return backoff.delay();
     }
 
     /** A sandbox transfer or block committed: read that network now rather than at the next tick. */
@@ -100,6 +132,7 @@ public class PaymentWatcher {
 
     private void drain() {
         drainPending.set(false);
+        long started = backoff.starting();
         List<String> networks = new ArrayList<>(dirty);
         dirty.removeAll(networks);
         for (String network : networks) {
@@ -107,6 +140,23 @@ public class PaymentWatcher {
                 return;
             }
             adapters.of(network).ifPresent(this::watch);
+        }
+        backoff.ran(!anythingOpen(), started);
+    }
+
+    /**
+     * Whether a pass may change something: a payment request awaits funds or a transfer gains confirmations (two
+     * lookups in partial indexes). When the question fails, the answer is yes (no back-off).
+     */
+    private boolean anythingOpen() {
+        try {
+            return QuarkusTransaction.requiringNew().call(() -> (Boolean) em.createNativeQuery(
+                    "select exists (select 1 from payment_request where status = :awaiting) "
+                            + "or exists (select 1 from payment_transfer where status = :confirming)")
+                    .setParameter("awaiting", PaymentRequestState.AWAITING.wire())
+                    .setParameter("confirming", PaymentTransfer.CONFIRMING).getSingleResult());
+        } catch (RuntimeException e) {
+            return true;
         }
     }
 

@@ -14,7 +14,7 @@ public record CustomerDetails(String firstName, String lastName, String email, S
         return new CustomerDetails(null, null, null, null, null, null, null, null);
     }
 
-    /** The complete address of decisions §11: street, city, region, postalCode and country. */
+    /** The complete address of docs/decisions.md §11: street, city, region, postalCode and country. */
     public boolean hasCompleteAddress() {
         return present(street) && present(city) && present(region) && present(postalCode) && present(country);
     }

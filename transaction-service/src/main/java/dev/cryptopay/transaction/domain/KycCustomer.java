@@ -14,7 +14,8 @@ import org.hibernate.type.SqlTypes;
 
 /**
  * A returning customer's verified details, kept when a verification said {@code storeKYC=true}: one record per
- * e-mail address (lower case) within an account. Restoring it with an e-mail one-time code is a later issue.
+ * e-mail address (lower case) within an account, written by the first such verification and never overwritten by a
+ * later one (docs/decisions.md §45). Restoring or replacing it with an e-mail one-time code is the compliance work's.
  */
 @Entity
 @Table(name = "kyc_customer")

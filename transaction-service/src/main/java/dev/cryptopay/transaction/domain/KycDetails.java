@@ -9,10 +9,15 @@ import java.util.List;
  *
  * @param status      {@code accepted} (the sandbox accepts every complete submission)
  * @param customerStored a customer record was kept because the submission said {@code storeKYC=true}
+ * @param originatorWallet travel rule (FATF R.16, docs/decisions.md §66): the wallet address the customer pays from,
+ *        the originator's "account number"; null when the travel rule did not apply. Together with the name and the
+ *        physical address every verification collects it is the originator data a travel-rule exchange needs.
+ * @param restoredFrom the transaction whose verification a KYC restore reused (docs/decisions.md §64); null for a
+ *        verification with documents
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record KycDetails(String status, String documentType, List<Document> documents, CustomerDetails customer,
-        boolean customerStored, String submittedAt) {
+        boolean customerStored, String submittedAt, String originatorWallet, String restoredFrom) {
 
     public static final String ACCEPTED = "accepted";
 

@@ -8,7 +8,10 @@ import jakarta.persistence.Table;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
-/** A document image or PDF submitted with a verification. */
+/**
+ * A document image or PDF submitted with a verification, sealed at rest (service {@code KycDocuments},
+ * docs/decisions.md §46) and deleted after the retention period.
+ */
 @Entity
 @Table(name = "kyc_document")
 public class KycDocument extends PanacheEntityBase {
@@ -29,8 +32,12 @@ public class KycDocument extends PanacheEntityBase {
     @Column(name = "size_bytes", nullable = false)
     public int sizeBytes;
 
+    /** The sealed document ({@link #encrypted}); in clear only for rows stored before sealing, until the next start. */
     @Column(nullable = false)
     public byte[] content;
+
+    @Column(nullable = false)
+    public boolean encrypted;
 
     @Column(name = "created_at", nullable = false)
     public OffsetDateTime createdAt;

@@ -4,7 +4,7 @@ import dev.cryptopay.events.MerchantConfiguration;
 
 /**
  * The merchant's discount rate and fee schedule as they stood when a transaction succeeded, kept with it so
- * reporting figures never depend on today's settings (decisions §8). Either part is null when the merchant has none.
+ * reporting figures never depend on today's settings (docs/decisions.md §8). Either part is null when the merchant has none.
  */
 public record MerchantFees(MerchantConfiguration.DiscountRate merchantDiscountRate,
         MerchantConfiguration.FeeSchedule fees) {

@@ -1,12 +1,11 @@
 package dev.cryptopay.transaction.domain;
 
 import dev.cryptopay.events.MerchantConfiguration;
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import dev.cryptopay.support.merchantview.MerchantViewRow;
+import dev.cryptopay.support.merchantview.MerchantViews;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import java.time.OffsetDateTime;
 import java.util.Optional;
 import java.util.UUID;
 import org.hibernate.annotations.JdbcTypeCode;
@@ -14,54 +13,27 @@ import org.hibernate.type.SqlTypes;
 
 /**
  * This service's copy of one merchant's effective configuration, as merchant-service last published it on
- * {@code payments.merchants.v1}. Transactions read only this table, never merchant-service.
+ * {@code payments.merchants.v1}. Transactions read only this table, never merchant-service. The shared columns and
+ * lookups are service-support's ({@link MerchantViewRow}, {@link MerchantViews}; docs/decisions.md §39).
  */
 @Entity
 @Table(name = "merchant_view")
-public class MerchantView extends PanacheEntityBase {
-
-    @Id
-    @Column(name = "merchant_id")
-    public UUID merchantId;
-
-    @Column(name = "account_id", nullable = false)
-    public UUID accountId;
-
-    @Column(name = "external_mid")
-    public String externalMID;
-
-    @Column(nullable = false)
-    public int status;
-
-    @Column(nullable = false)
-    public long version;
+public class MerchantView extends MerchantViewRow {
 
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(nullable = false, columnDefinition = "jsonb")
     public MerchantConfiguration config;
-
-    @Column(name = "updated_at", nullable = false)
-    public OffsetDateTime updatedAt;
 
     public boolean enabled() {
         return status == MerchantConfiguration.ENABLED;
     }
 
     public static Optional<MerchantView> findForAccount(UUID accountId, UUID merchantId) {
-        return find("accountId = ?1 and merchantId = ?2", accountId, merchantId).firstResultOptional();
+        return MerchantViews.findForAccount(MerchantView.class, accountId, merchantId);
     }
 
     /** A merchant of the account named by its UUID or, failing that, its externalMID. */
     public static Optional<MerchantView> resolve(UUID accountId, String reference) {
-        try {
-            Optional<MerchantView> byId = findForAccount(accountId, UUID.fromString(reference));
-            if (byId.isPresent()) {
-                return byId;
-            }
-        } catch (IllegalArgumentException notAUuid) {
-            // an externalMID
-        }
-        return find("accountId = ?1 and externalMID = ?2 order by version desc", accountId, reference)
-                .firstResultOptional();
+        return MerchantViews.resolve(MerchantView.class, accountId, reference);
     }
 }

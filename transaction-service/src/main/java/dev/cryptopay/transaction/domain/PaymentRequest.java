@@ -71,7 +71,7 @@ public class PaymentRequest extends PanacheEntityBase {
     @Column(name = "qr_data", nullable = false)
     public String qrData;
 
-    /** Confirmations a transfer needs before it counts (decisions §2), fixed when the request is opened. */
+    /** Confirmations a transfer needs before it counts (docs/decisions.md §2), fixed when the request is opened. */
     @Column(name = "required_confirmations")
     public Integer requiredConfirmations;
 

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Payment request {@code status} (decisions §2) with its wire value and the moves detection, expiry and cancel may
+ * Payment request {@code status} (docs/decisions.md §2) with its wire value and the moves detection, expiry and cancel may
  * make. Detection recomputes a request from its transfers on every pass, so the moves among 0, 2, 1 and 3 follow
  * the chain both ways (a reorganisation can drop a confirming transfer; a further transfer to a paid address
  * confirms anew); expiry and cancel end only a request still awaiting funds.

@@ -48,6 +48,17 @@ public class PaymentTransfer extends PanacheEntityBase {
     @Column(nullable = false)
     public BigDecimal amount;
 
+    /**
+     * Screening's verdict on {@link #fromAddress} when the transfer was first seen (docs/decisions.md §60): a list
+     * category ({@code sanctioned}, {@code fraud}, {@code high-risk}, {@code custodial-exchange}), {@code clear}, or
+     * {@code unavailable} when the provider could not answer; null for transfers seen before screening existed.
+     */
+    public String screening;
+
+    /** The listing the verdict came from (list name and entry); null when clear. */
+    @Column(name = "screening_source")
+    public String screeningSource;
+
     @Column(name = "block_number")
     public Long blockNumber;
 

@@ -26,6 +26,8 @@ public class Refund extends PanacheEntityBase {
     /** Who asked for the leg: the merchant's refund call, a clean cancel, or the operator. */
     public static final String FROM_REFUND = "refund";
     public static final String FROM_CANCEL = "cancel";
+    /** Created by a compliance decision (docs/decisions.md §59): an automatic refund or an operator's. */
+    public static final String FROM_COMPLIANCE = "compliance";
 
     @Id
     public UUID id;

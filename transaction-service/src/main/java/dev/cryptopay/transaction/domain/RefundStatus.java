@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Refund {@code status} (decisions §2) with its wire value, and the one table of allowed moves: pending → broadcast
+ * Refund {@code status} (docs/decisions.md §2) with its wire value, and the one table of allowed moves: pending → broadcast
  * → completed, and failed from pending or broadcast. Completed and failed are final; any other move is refused with
  * 409 {@code invalid_state}.
  */

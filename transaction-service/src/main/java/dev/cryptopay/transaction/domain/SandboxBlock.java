@@ -9,7 +9,7 @@ import jakarta.persistence.Table;
 import java.io.Serializable;
 import java.time.OffsetDateTime;
 
-/** A block of the sandbox chain (decisions §9). */
+/** A block of the sandbox chain (docs/decisions.md §9). */
 @Entity
 @Table(name = "sandbox_block")
 @IdClass(SandboxBlock.Key.class)

@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.domain;
 
+import dev.cryptopay.support.problem.ApiException;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -8,6 +9,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -108,7 +110,7 @@ public class Transaction extends PanacheEntityBase {
     @Column(nullable = false)
     public OffsetDateTime expiration;
 
-    /** Grows by one with every event of this transaction (decisions §7). */
+    /** Grows by one with every event of this transaction (docs/decisions.md §7). */
     @Column(nullable = false)
     public long version;
 
@@ -116,10 +118,33 @@ public class Transaction extends PanacheEntityBase {
     @Column(name = "succeeded_at")
     public OffsetDateTime succeededAt;
 
-    /** The merchant's discount rate and fee schedule in force when the transaction succeeded (decisions §8). */
+    /** The merchant's discount rate and fee schedule in force when the transaction succeeded (docs/decisions.md §8). */
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "merchant_fees", columnDefinition = "jsonb")
     public MerchantFees merchantFees;
+
+    /**
+     * Held for compliance review (docs/decisions.md §2): the status stays 0 and no success event is written until an
+     * operator releases or refunds it.
+     */
+    @Column(name = "held_for_review", nullable = false)
+    public boolean heldForReview;
+
+    /** Every compliance decision, oldest first; only ever appended to (see {@link #logResolution}). */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "resolution_logs", nullable = false, columnDefinition = "jsonb")
+    public List<ResolutionLog> resolutionLogs = List.of();
+
+    /** The reference of the suspicious-transaction report an operator filed; null until filed. */
+    @Column(name = "str_filing_reference")
+    public String strFilingReference;
+
+    /** Appends one compliance decision (a new list, so Hibernate sees the change). */
+    public void logResolution(ResolutionLog entry) {
+        List<ResolutionLog> logs = new ArrayList<>(resolutionLogs == null ? List.of() : resolutionLogs);
+        logs.add(entry);
+        resolutionLogs = List.copyOf(logs);
+    }
 
     public TransactionState state() {
         return TransactionState.of(status);
@@ -133,6 +158,14 @@ public class Transaction extends PanacheEntityBase {
     /** Moves to {@code next} when {@link TransactionState}'s table allows it; else 409 invalid_state. */
     public void moveTo(TransactionState next) {
         status = state().moveTo(next).wire();
+    }
+
+    /** A transaction held for compliance review is the operator's to release or refund: anything else is 409. */
+    public void requireNotHeld() {
+        if (heldForReview) {
+            throw ApiException.conflict("invalid_state", "The transaction is held for compliance review; the operator "
+                    + "releases or refunds it.");
+        }
     }
 
     public static Optional<Transaction> findForAccount(UUID accountId, UUID id) {

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Transaction {@code status} (decisions §2) with its wire value, and the one table of the moves a transaction may
+ * Transaction {@code status} (docs/decisions.md §2) with its wire value, and the one table of the moves a transaction may
  * make; {@link Transaction#moveTo} refuses any other with 409 {@code invalid_state}.
  *
  * <pre>

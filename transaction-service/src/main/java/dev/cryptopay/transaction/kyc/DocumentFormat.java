@@ -2,11 +2,11 @@ package dev.cryptopay.transaction.kyc;
 
 import java.util.Optional;
 
-/** KYC document formats, recognised by their first bytes rather than by the declared type (decisions §4). */
+/** KYC document formats, recognised by their first bytes rather than by the declared type (docs/decisions.md §4). */
 public enum DocumentFormat {
     PNG("image/png"), JPEG("image/jpeg"), PDF("application/pdf");
 
-    /** 10 MiB per file (decisions §4). */
+    /** 10 MiB per file (docs/decisions.md §4). */
     public static final long MAX_BYTES = 10L * 1024 * 1024;
 
     private final String mediaType;

@@ -8,14 +8,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The KYC gate of decisions §11, worked out on the merchant's effective configuration:
+ * The KYC gate of docs/decisions.md §11, worked out on the merchant's effective configuration:
  * <ul>
  * <li>KYC when {@code kycEnabled} and the local amount is at or above {@code kycThreshold} (no threshold: every
  * amount);</li>
  * <li>travel rule when the local amount is at or above the threshold of the merchant's region, looked up in
  * {@code travelRulesRegionalThreshold} by {@code region}, then by {@code country}.</li>
  * </ul>
- * The custodial thresholds apply to custodial wallets, which a transaction cannot tell yet; they are not used.
+ * For a payer wallet that screening lists as a custodial exchange, {@code kycThresholdCustodial} and
+ * {@code travelRulesRegionalThresholdCustodial} apply instead (each falling back to its self-custody counterpart when
+ * unset; docs/decisions.md §62).
  */
 public final class KycPolicy {
 
@@ -25,23 +27,50 @@ public final class KycPolicy {
     public static final String LAST_NAME = "lastName";
     public static final String EMAIL = "email";
     public static final String ADDRESS = "address";
+    /** Travel rule: the wallet the customer pays from (docs/decisions.md §66). */
+    public static final String ORIGINATOR_WALLET = "originatorWallet";
 
     private KycPolicy() {
     }
 
-    public record Decision(boolean kycTriggered, boolean travelRuleTriggered) {
+    /**
+     * @param kycThreshold the KYC threshold compared against (null: none, every amount when KYC is enabled)
+     * @param travelRuleThreshold the regional travel-rule threshold compared against (null: none applies)
+     */
+    public record Decision(boolean kycTriggered, boolean travelRuleTriggered, BigDecimal kycThreshold,
+            BigDecimal travelRuleThreshold) {
+
         public boolean verificationRequired() {
             return kycTriggered || travelRuleTriggered;
         }
     }
 
+    /** The gate for a self-custody (or unknown) wallet. */
     public static Decision decide(MerchantConfiguration merchant, BigDecimal totalLocal) {
+        return decide(merchant, totalLocal, false);
+    }
+
+    /**
+     * The gate with the custodial thresholds when {@code custodial} (a payer wallet screening lists as a custodial
+     * exchange): {@code kycThresholdCustodial} and {@code travelRulesRegionalThresholdCustodial}, each falling back to
+     * the self-custody one when the merchant has not set it. {@code kycEnabled} gates KYC either way.
+     */
+    public static Decision decide(MerchantConfiguration merchant, BigDecimal totalLocal, boolean custodial) {
+        BigDecimal kycThreshold = custodial && merchant.kycThresholdCustodial() != null
+                ? merchant.kycThresholdCustodial() : merchant.kycThreshold();
         boolean kyc = merchant.kycEnabled()
-                && (merchant.kycThreshold() == null || totalLocal.compareTo(merchant.kycThreshold()) >= 0);
-        BigDecimal regional = regionalThreshold(merchant.travelRulesRegionalThreshold(), merchant.region(),
-                merchant.country());
+                && (kycThreshold == null || totalLocal.compareTo(kycThreshold) >= 0);
+        BigDecimal regional = null;
+        if (custodial) {
+            regional = regionalThreshold(merchant.travelRulesRegionalThresholdCustodial(), merchant.region(),
+                    merchant.country());
+        }
+        if (regional == null) {
+            regional = regionalThreshold(merchant.travelRulesRegionalThreshold(), merchant.region(),
+                    merchant.country());
+        }
         boolean travelRule = regional != null && totalLocal.compareTo(regional) >= 0;
-        return new Decision(kyc, travelRule);
+        return new Decision(kyc, travelRule, merchant.kycEnabled() ? kycThreshold : null, regional);
     }
 
     static BigDecimal regionalThreshold(Map<String, BigDecimal> thresholds, String region, String country) {
@@ -59,6 +88,15 @@ public final class KycPolicy {
      * {@code optional} object already supplied (an address counts only when complete).
      */
     public static List<String> requiredFields(CustomerDetails prefill) {
+        return requiredFields(prefill, false);
+    }
+
+    /**
+     * As {@link #requiredFields(CustomerDetails)}, plus {@code originatorWallet} when the travel rule applies: the
+     * originator data of FATF R.16 is the name, the account number (for a crypto transfer the paying wallet's
+     * address) and the physical address, which every verification already collects (docs/decisions.md §66).
+     */
+    public static List<String> requiredFields(CustomerDetails prefill, boolean travelRule) {
         CustomerDetails p = prefill == null ? CustomerDetails.empty() : prefill;
         List<String> required = new ArrayList<>();
         if (blank(p.firstName())) {
@@ -72,6 +110,9 @@ public final class KycPolicy {
         }
         if (!p.hasCompleteAddress()) {
             required.add(ADDRESS);
+        }
+        if (travelRule) {
+            required.add(ORIGINATOR_WALLET);
         }
         return required;
     }

@@ -19,7 +19,7 @@ import org.web3j.protocol.core.methods.response.EthSendTransaction;
 import org.web3j.utils.Numeric;
 
 /**
- * The platform's treasury wallet on one EVM network (decisions §9): signs payouts with its key (web3j) and sends
+ * The platform's treasury wallet on one EVM network (docs/decisions.md §9): signs payouts with its key (web3j) and sends
  * them to the node. Signing and sending are separate steps so the signed transaction can be stored first: sending it
  * again after a crash is harmless (same hash, same nonce), sending a second one would pay twice.
  */

@@ -5,7 +5,7 @@ import dev.cryptopay.transaction.quote.Money;
 import java.math.BigDecimal;
 
 /**
- * The {@code qrData} of a payment request: the wallet payment URI of decisions §10.
+ * The {@code qrData} of a payment request: the wallet payment URI of docs/decisions.md §10.
  * <ul>
  * <li>bitcoin, BIP21: {@code bitcoin:<address>?amount=<btc>}</li>
  * <li>EVM native coin, EIP-681: {@code ethereum:<address>@<chainId>?value=<wei>}</li>

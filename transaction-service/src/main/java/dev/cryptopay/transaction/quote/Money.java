@@ -16,10 +16,10 @@ import java.math.RoundingMode;
  */
 public final class Money {
 
-    /** Amounts are > 0 and at most this (decisions §1). */
+    /** Amounts are > 0 and at most this (docs/decisions.md §1). */
     public static final BigDecimal MAX_AMOUNT = new BigDecimal("1000000000000");
 
-    /** Adds to {@code v} when {@code value} is not an amount: > 0 and at most 1,000,000,000,000 (decisions §1). */
+    /** Adds to {@code v} when {@code value} is not an amount: > 0 and at most 1,000,000,000,000 (docs/decisions.md §1). */
     public static void checkAmount(Validation v, String field, BigDecimal value) {
         if (value != null && (value.signum() <= 0 || value.compareTo(MAX_AMOUNT) > 0)) {
             v.add(field, "must be greater than 0 and at most 1000000000000");

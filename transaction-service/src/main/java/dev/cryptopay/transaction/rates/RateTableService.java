@@ -11,6 +11,12 @@ import java.util.List;
 @ApplicationScoped
 public class RateTableService {
 
+    private final OperatorRateTable table;
+
+    public RateTableService(OperatorRateTable table) {
+        this.table = table;
+    }
+
     /** One rate to set; {@code kind} is {@link ExchangeRate#FIAT} or {@link ExchangeRate#CRYPTO}. */
     public record RateUpdate(String code, String kind, BigDecimal usd, OffsetDateTime asOf) {
     }
@@ -20,10 +26,11 @@ public class RateTableService {
         return ExchangeRate.all();
     }
 
-    /** Inserts or replaces the given rows; rows not named stay as they are. */
+    /** Inserts or replaces the given rows; rows not named stay as they are. Quotes here use them at once (§75). */
     @Transactional
     public List<ExchangeRate> set(List<RateUpdate> updates) {
         OffsetDateTime now = OffsetDateTime.now();
+        table.forget();
         for (RateUpdate update : updates) {
             ExchangeRate row = ExchangeRate.<ExchangeRate>findByIdOptional(update.code()).orElseGet(() -> {
                 ExchangeRate fresh = new ExchangeRate();

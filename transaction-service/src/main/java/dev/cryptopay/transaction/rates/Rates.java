@@ -11,7 +11,7 @@ import java.time.Instant;
 
 /**
  * Rates as quoting uses them: a rate older than the configured maximum age is never used (503 with
- * Retry-After, decisions §3). USD itself is always exactly 1.
+ * Retry-After, docs/decisions.md §3). USD itself is always exactly 1.
  */
 @ApplicationScoped
 public class Rates {

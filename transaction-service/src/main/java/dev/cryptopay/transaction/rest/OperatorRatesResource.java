@@ -4,11 +4,11 @@ import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.ExchangeRate;
 import dev.cryptopay.transaction.quote.Money;
-import dev.cryptopay.transaction.rates.RateTableService;
 import dev.cryptopay.transaction.rates.RateTableService.RateUpdate;
-import dev.cryptopay.transaction.service.Clock;
+import dev.cryptopay.transaction.rates.RateTableService;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -25,7 +25,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The operator's rate table (decisions §4): {@code PUT} sets some rows, {@code GET} reads them all. Body and
+ * The operator's rate table (docs/decisions.md §4): {@code PUT} sets some rows, {@code GET} reads them all. Body and
  * answer: {@code {"rates":[{"code":"EUR","usd":"1.08","asOf":"2026-11-21T10:00:00Z"}]}} — {@code usd} is USD per
  * one unit of the fiat currency or crypto asset (string or number), {@code asOf} is optional (now).
  */

@@ -3,11 +3,11 @@ package dev.cryptopay.transaction.rest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
-import dev.cryptopay.transaction.chain.SandboxChain;
 import dev.cryptopay.transaction.chain.SandboxChain.MiningReceipt;
 import dev.cryptopay.transaction.chain.SandboxChain.TransferCommand;
 import dev.cryptopay.transaction.chain.SandboxChain.TransferReceipt;
-import dev.cryptopay.transaction.service.Environment;
+import dev.cryptopay.transaction.chain.SandboxChain;
+import dev.cryptopay.transaction.config.Environment;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -17,8 +17,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
 /**
- * The sandbox chain (decisions §9), driven with the account's API key: record a transfer as a customer's wallet
- * would send it, and mine blocks. In production these paths answer 404.
+ * The sandbox chain (docs/decisions.md §9), driven with the account's API key: record a transfer as a customer's wallet
+ * would send it, to one of the caller's own payment requests (docs/decisions.md §48), and mine blocks, which take
+ * only the caller's pending transfers. In production these paths answer 404.
  */
 @Path("/sandbox/chain")
 @Produces(MediaType.APPLICATION_JSON)
@@ -51,8 +52,9 @@ public class SandboxChainResource {
         if (body == null) {
             throw ApiException.badRequest("A JSON body with network, asset, toAddress and amount is required.");
         }
-        TransferReceipt receipt = chain.transfer(caller.accountId().orElseThrow(), new TransferCommand(body.network(),
-                body.asset(), body.toAddress(), body.amount(), body.fromAddress(), body.confirmations()));
+        TransferReceipt receipt = chain.transferToOwnRequest(caller.accountId().orElseThrow(), caller.merchantId(),
+                new TransferCommand(body.network(), body.asset(), body.toAddress(), body.amount(), body.fromAddress(),
+                        body.confirmations()));
         return Response.status(Response.Status.CREATED).entity(receipt).build();
     }
 
@@ -64,7 +66,7 @@ public class SandboxChainResource {
         if (body == null) {
             throw ApiException.badRequest("A JSON body with network and count is required.");
         }
-        return chain.mine(body.network(), body.count());
+        return chain.mine(caller.accountId().orElseThrow(), body.network(), body.count());
     }
 
     private void requireSandbox() {

@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.Currency;
 import java.util.List;
 
-/** Field checks of the transaction requests (decisions §1, §5); merchant-dependent rules are the service's. */
+/** Field checks of the transaction requests (docs/decisions.md §1, §5); merchant-dependent rules are the service's. */
 final class TransactionRequests {
 
     private TransactionRequests() {
@@ -118,6 +118,38 @@ final class TransactionRequests {
         } catch (IllegalArgumentException e) {
             return false;
         }
+    }
+
+    /** {@code POST /transaction/{id}/verification/code} (docs/decisions.md §64). */
+    public record RestoreCodeRequest(String email) {
+    }
+
+    /** {@code POST /transaction/{id}/verification/restore}; asset, network and originatorWallet as a verification. */
+    public record RestoreRequest(String email, String code, String asset, String network, String originatorWallet) {
+    }
+
+    /** The e-mail a code is asked for: required, an e-mail address. */
+    static String validate(RestoreCodeRequest body) {
+        String email = body == null ? null : body.email();
+        new Validation().requiredText("email", email).text("email", email, Validation.MAX_STRING)
+                .email("email", blankToNull(email)).throwIfInvalid();
+        return email.strip();
+    }
+
+    /** A restore: an e-mail address, a six-digit code, optional asset/network/originatorWallet as a verification. */
+    static RestoreRequest validate(RestoreRequest body) {
+        RestoreRequest r = body == null ? new RestoreRequest(null, null, null, null, null) : body;
+        Validation v = new Validation().requiredText("email", r.email()).text("email", r.email(), Validation.MAX_STRING)
+                .email("email", blankToNull(r.email()))
+                .requiredText("code", r.code())
+                .text("asset", r.asset(), Validation.MAX_STRING).asset("asset", blankToNull(r.asset()))
+                .text("network", r.network(), Validation.MAX_STRING).network("network", blankToNull(r.network()))
+                .text("originatorWallet", r.originatorWallet(), Validation.MAX_STRING);
+        if (r.code() != null && !r.code().matches("[0-9]{6}")) {
+            v.add("code", "must be the six digits of the e-mailed code");
+        }
+        v.throwIfInvalid();
+        return r;
     }
 
     static String blankToNull(String value) {

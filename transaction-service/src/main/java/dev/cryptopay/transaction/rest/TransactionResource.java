@@ -4,16 +4,17 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.transaction.domain.CustomerDetails;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.kyc.DocumentFormat;
 import dev.cryptopay.transaction.qr.QrImage;
 import dev.cryptopay.transaction.rest.TransactionDtos.CancelRequest;
 import dev.cryptopay.transaction.rest.TransactionDtos.CreateTransactionRequest;
 import dev.cryptopay.transaction.rest.TransactionDtos.PaymentRequestBody;
+import dev.cryptopay.transaction.service.KycRestores;
 import dev.cryptopay.transaction.service.TransactionService;
 import dev.cryptopay.transaction.service.Verification;
 import dev.cryptopay.transaction.service.VerificationService;
-import dev.cryptopay.transaction.domain.CustomerDetails;
 import dev.cryptopay.transaction.view.CreationResult;
 import dev.cryptopay.transaction.view.TransactionView;
 import jakarta.annotation.security.RolesAllowed;
@@ -49,8 +50,11 @@ public class TransactionResource {
     private final TransactionService transactions;
     private final VerificationService verifications;
     private final Caller caller;
+    private final KycRestores restores;
 
-    public TransactionResource(TransactionService transactions, VerificationService verifications, Caller caller) {
+    public TransactionResource(TransactionService transactions, VerificationService verifications, Caller caller,
+            KycRestores restores) {
+        this.restores = restores;
         this.transactions = transactions;
         this.verifications = verifications;
         this.caller = caller;
@@ -117,6 +121,7 @@ public class TransactionResource {
             @RestForm String firstName, @RestForm String lastName, @RestForm String email,
             @RestForm String street, @RestForm String city, @RestForm String region,
             @RestForm String postalCode, @RestForm String country, @RestForm String storeKYC,
+            @RestForm String originatorWallet,
             @RestForm("documentFiles") List<FileUpload> documentFiles) throws IOException {
         Validation v = new Validation()
                 .text("asset", asset, Validation.MAX_STRING).asset("asset", blank(asset))
@@ -129,7 +134,8 @@ public class TransactionResource {
                 .text("region", region, Validation.MAX_STRING)
                 .text("postalCode", postalCode, Validation.MAX_STRING)
                 .country("country", blank(country))
-                .oneOf("storeKYC", blank(storeKYC), List.of("true", "false"));
+                .oneOf("storeKYC", blank(storeKYC), List.of("true", "false"))
+                .text("originatorWallet", originatorWallet, Validation.MAX_STRING);
         List<FileUpload> files = documentFiles == null ? List.of() : documentFiles;
         if (files.size() > 2) {
             v.add("documentFiles", "at most two files: the front and the rear of the document");
@@ -150,7 +156,38 @@ public class TransactionResource {
         CustomerDetails customer = new CustomerDetails(blank(firstName), blank(lastName), blank(email),
                 blank(street), blank(city), blank(region), blank(postalCode), blank(country));
         return verifications.verify(caller, transactionId, new Verification(blank(asset), blank(network),
-                blank(documentType), customer, "true".equals(storeKYC), documents));
+                blank(documentType), customer, "true".equals(storeKYC), documents, blank(originatorWallet)));
+    }
+
+    /**
+     * Publishable key. KYC restore, step 1 (docs/decisions.md §64): a one-time code is sent to {@code email} when the
+     * account keeps a verified record for it. 202 with no body either way, so the answer never tells whether the
+     * e-mail is known; the e-mail leaves after the commit, off the request's thread.
+     */
+    @POST
+    @Path("{transactionID}/verification/code")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(PUBLISHABLE)
+    public Response restoreCode(@PathParam("transactionID") String transactionId,
+            TransactionRequests.RestoreCodeRequest body) {
+        String email = TransactionRequests.validate(body);
+        restores.requestCode(caller, transactionId, email);
+        return Response.accepted().build();
+    }
+
+    /**
+     * Publishable key. KYC restore, step 2: the code completes the verification with the stored details; answers
+     * exactly as {@code POST …/verification}. Every code that cannot restore is the one 422 {@code restore_code_invalid}.
+     */
+    @POST
+    @Path("{transactionID}/verification/restore")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @RolesAllowed(PUBLISHABLE)
+    public CreationResult restore(@PathParam("transactionID") String transactionId,
+            TransactionRequests.RestoreRequest body) {
+        TransactionRequests.RestoreRequest request = TransactionRequests.validate(body);
+        return verifications.restore(caller, transactionId, request.email().strip(), request.code(),
+                blank(request.asset()), blank(request.network()), blank(request.originatorWallet()));
     }
 
     /** API key + X-MID. Answers the full Transaction after the change. */

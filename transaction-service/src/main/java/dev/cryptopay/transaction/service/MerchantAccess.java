@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.service;
 
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.support.cache.ShortLivedCache;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
@@ -8,6 +9,8 @@ import dev.cryptopay.transaction.client.MerchantConfigurationClient;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.Transaction;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.WebApplicationException;
 import java.time.OffsetDateTime;
@@ -19,7 +22,7 @@ import org.jboss.logging.Logger;
 
 /**
  * Resolves the merchant a caller acts for against this service's merchant view (interface document,
- * Authentication; decisions §4). The gateway resolves X-MID and sub-merchant keys itself and passes the result
+ * Authentication; docs/decisions.md §4). The gateway resolves X-MID and sub-merchant keys itself and passes the result
  * as {@code mid} (with what the caller wrote as {@code mid_ref}); this service trusts {@code mid} and resolves
  * {@code mid_ref} only when no {@code mid} came with it:
  * <ul>
@@ -34,9 +37,18 @@ import org.jboss.logging.Logger;
  * <li>neither: an API key must send X-MID (400); an unscoped publishable key acts for the whole account —
  * enough to read and pay, not to create (see {@link #forCreation}).</li>
  * </ul>
+ *
+ * <p>The merchant named by {@code mid} is read from the view at most once a second per replica (docs/decisions.md
+ * §68): the row is kept, detached, for {@link #VIEW_CACHE_NANOS}, and dropped at once when this replica's
+ * {@link dev.cryptopay.transaction.messaging.MerchantViewConsumer} changes the view. A change consumed by another
+ * replica applies here within that second, as a revoked key does at the gateway. Detached, the row (and its
+ * configuration's JSON) is never dirty-checked by the creation's flushes.
  */
 @ApplicationScoped
 public class MerchantAccess {
+
+    /** How long a merchant read from the view is reused (nanoseconds). */
+    static final long VIEW_CACHE_NANOS = 1_000_000_000L;
 
     /** Retry-After of the answer when a merchant's configuration can be had neither from the view nor remotely. */
     static final long VIEW_LAG_RETRY_SECONDS = 1;
@@ -44,10 +56,34 @@ public class MerchantAccess {
 
     private final MerchantConfigurationClient merchantService;
     private final JsonWebToken identity;
+    private final EntityManager em;
+    private final TransactionSynchronizationRegistry transactions;
+    private final ShortLivedCache<UUID, MerchantView> views = new ShortLivedCache<>(VIEW_CACHE_NANOS, 10_000);
 
-    public MerchantAccess(@RestClient MerchantConfigurationClient merchantService, JsonWebToken identity) {
+    public MerchantAccess(@RestClient MerchantConfigurationClient merchantService, JsonWebToken identity,
+            EntityManager em, TransactionSynchronizationRegistry transactions) {
         this.merchantService = merchantService;
         this.identity = identity;
+        this.em = em;
+        this.transactions = transactions;
+    }
+
+    /**
+     * Forgets every cached merchant now and again when the caller's transaction ends (the view changed on this
+     * replica; a request reading the view before that commit must not keep the old row).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void forgetCachedViews() {
+        views.forget(transactions);
+    }
+
+    /** The merchant of the account from the view, reused for up to a second; empty when the view lacks it. */
+    private Optional<MerchantView> view(UUID accountId, UUID merchantId) {
+        MerchantView view = views.get(merchantId, id -> MerchantView.findForAccount(accountId, id).map(found -> {
+            em.detach(found);
+            return found;
+        }).orElse(null));
+        return view != null && view.accountId.equals(accountId) ? Optional.of(view) : Optional.empty();
     }
 
     @Transactional(Transactional.TxType.MANDATORY)
@@ -58,7 +94,7 @@ public class MerchantAccess {
         Optional<String> reference = caller.merchantRef();
         Optional<UUID> resolved = caller.merchantId();
         if (resolved.isPresent()) {
-            MerchantView merchant = MerchantView.findForAccount(accountId, resolved.get())
+            MerchantView merchant = view(accountId, resolved.get())
                     .orElseGet(() -> notYetKnown(accountId, resolved.get()));
             if (reference.isPresent()) {
                 MerchantView named = MerchantView.resolve(accountId, reference.get()).orElse(merchant);

@@ -1,24 +1,27 @@
 package dev.cryptopay.transaction.service;
 
-import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
 import dev.cryptopay.events.MerchantConfiguration.FeeLine;
+import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.address.AddressAllocator;
 import dev.cryptopay.transaction.address.AddressDerivation;
+import dev.cryptopay.transaction.config.Environment;
+import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.MerchantView;
-import dev.cryptopay.transaction.detection.Settlement;
 import dev.cryptopay.transaction.domain.PaymentRequest;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.PaymentRequestState;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.Settlement;
+import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.qr.PaymentUri;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.quote.Quote;
 import dev.cryptopay.transaction.rates.Rates;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
@@ -36,11 +39,13 @@ public class PaymentRequests {
     private final Rates rates;
     private final AddressAllocator allocator;
     private final Environment environment;
+    private final Event<Opened> opened;
 
-    public PaymentRequests(Rates rates, AddressAllocator allocator, Environment environment) {
+    public PaymentRequests(Rates rates, AddressAllocator allocator, Environment environment, Event<Opened> opened) {
         this.rates = rates;
         this.allocator = allocator;
         this.environment = environment;
+        this.opened = opened;
     }
 
     /**
@@ -83,6 +88,29 @@ public class PaymentRequests {
     /** Opens a request in status 0 for an accepted asset and network (see {@link #checkAccepted}). */
     @Transactional(Transactional.TxType.MANDATORY)
     public PaymentRequest open(Transaction tx, MerchantView merchant, String asset, String network, String wallet) {
+        return persist(build(tx, merchant, asset, network, wallet, false));
+    }
+
+    /**
+     * The first request of {@code tx}, which is being created in this very transaction and has no requests or
+     * transfers yet: nothing is read back (no query, so no flush). Not persisted: the caller persists the transaction
+     * with its final values first, then the request with {@link #persist} (docs/decisions.md §73).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public PaymentRequest firstOfNew(Transaction tx, MerchantView merchant, String asset, String network) {
+        return build(tx, merchant, asset, network, null, true);
+    }
+
+    /** Writes a request {@link #firstOfNew} built; the watcher and expiry stop idling after the commit (§74). */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public PaymentRequest persist(PaymentRequest request) {
+        request.persist();
+        opened.fire(new Opened(request.cryptoNetwork));
+        return request;
+    }
+
+    private PaymentRequest build(Transaction tx, MerchantView merchant, String asset, String network, String wallet,
+            boolean fresh) {
         MerchantConfiguration config = merchant.config;
         Catalogue.Asset catalogueAsset = Catalogue.get().asset(asset).orElseThrow();
         Catalogue.Network catalogueNetwork = Catalogue.get().network(network).orElseThrow();
@@ -93,8 +121,8 @@ public class PaymentRequests {
         }
         BigDecimal cryptoRate = rates.cryptoToUSD(asset);
         // After funds arrived (still on the chain, not late), a new request asks only for what is still owed.
-        BigDecimal seen = Settlement.seenOnTimeUSD(PaymentRequest.ofTransaction(tx.id),
-                PaymentTransfer.ofTransaction(tx.id));
+        BigDecimal seen = fresh ? BigDecimal.ZERO
+                : Settlement.seenOnTimeUSD(PaymentRequest.ofTransaction(tx.id), PaymentTransfer.ofTransaction(tx.id));
         BigDecimal stillOwed = Settlement.due(tx).subtract(seen);
         if (seen.signum() > 0 && stillOwed.signum() <= 0) {
             throw ApiException.conflict("invalid_state", "The transaction's amount has already been sent; "
@@ -137,7 +165,6 @@ public class PaymentRequests {
         request.wallet = wallet;
         request.createdAt = now;
         request.expiration = now.plusSeconds(networkConfig(config, asset, network).qrExpirationSeconds());
-        request.persist();
         return request;
     }
 
@@ -147,7 +174,7 @@ public class PaymentRequests {
     }
 
     /**
-     * Confirmations a transfer needs (decisions §2): {@code minConfirmsHigh} when the transaction's USD total is at
+     * Confirmations a transfer needs (docs/decisions.md §2): {@code minConfirmsHigh} when the transaction's USD total is at
      * or above {@code highThreshold}, else {@code minConfirmsLow}, of the asset on the network; the catalogue's
      * network defaults where the merchant configures none.
      */

@@ -9,7 +9,7 @@ import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
 
 /**
- * Refund events on {@code payments.refunds.v1} through the outbox, keyed by refundID (decisions §7, §8): one per
+ * Refund events on {@code payments.refunds.v1} through the outbox, keyed by refundID (docs/decisions.md §7, §8): one per
  * change of a leg ({@code refund.created}, {@code .broadcast}, {@code .completed}, {@code .failed}), each carrying the
  * leg as it now stands with a {@code version} that grows by one per event.
  */

@@ -7,6 +7,7 @@ import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.transaction.chain.ChainAdapter;
 import dev.cryptopay.transaction.chain.ChainAdapters;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentTransfer;
@@ -31,7 +32,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
- * Refunds in the paid asset (docs/transactions.md "Refunds", decisions §2, §3).
+ * Refunds in the paid asset (docs/transactions.md "Refunds", docs/decisions.md §2, §3).
  *
  * <ul>
  * <li><b>Amount.</b> The fiat {@code amount} is in the transaction's currency; it becomes USD at the transaction's own
@@ -79,6 +80,7 @@ public class RefundService {
     public List<Leg> refund(Caller caller, UUID pathAccount, String transactionId, RefundCommand command) {
         caller.requireAccount(pathAccount);
         Transaction tx = access.scope(caller).transaction(transactionId, true);
+        tx.requireNotHeld();
         OffsetDateTime now = Clock.now();
         List<PaymentRequest> requests = PaymentRequest.ofTransaction(tx.id);
         List<PaymentTransfer> transfers = PaymentTransfer.ofTransaction(tx.id);
@@ -138,13 +140,24 @@ public class RefundService {
     }
 
     /**
-     * The legs of a clean cancel (decisions §2): all the crypto the transaction received, confirmed or still
+     * The legs of a clean cancel (docs/decisions.md §2): all the crypto the transaction received, confirmed or still
      * confirming, goes back at each request's locked rate, with {@code gasFeePayer} {@code merchant} (the customer
      * did nothing wrong). Legs of confirming funds are paid out once those funds are confirmed.
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void refundAllOnCancel(Transaction tx, String reason) {
+        refundAll(tx, reason == null ? "cancelled" : reason, Refund.FROM_CANCEL);
+    }
+
+    /**
+     * Legs for everything the transaction received (confirmed or still confirming, less legs already taken), at each
+     * request's locked rate, {@code gasFeePayer} {@code merchant}: a clean cancel's, and a compliance refund's
+     * (docs/decisions.md §63). Answers the legs created.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<Refund> refundAll(Transaction tx, String reason, String origin) {
         OffsetDateTime now = Clock.now();
+        List<Refund> created = new ArrayList<>();
         int index = 0;
         List<PaymentRequest> requests = PaymentRequest.ofTransaction(tx.id);
         List<PaymentTransfer> transfers = PaymentTransfer.ofTransaction(tx.id);
@@ -159,11 +172,50 @@ public class RefundService {
                 continue;
             }
             Refund leg = leg(tx, request, open, open.multiply(request.cryptoFXRate), request.cryptoFXRate,
-                    Refund.MERCHANT, reason == null ? "cancelled" : reason, Refund.FROM_CANCEL,
-                    now.plusNanos(1_000L * index++));
+                    Refund.MERCHANT, reason, origin, now.plusNanos(1_000L * index++));
             leg.persist();
             events.publish(leg, EventTypes.REFUND_CREATED);
+            created.add(leg);
         }
+        return created;
+    }
+
+    /**
+     * The automatic refund of an overpayment (docs/decisions.md §63): {@code excessUSD} goes back from the newest
+     * payment requests first (the funds that overpaid), each leg at the request's locked rate, rounded down to the
+     * asset's unit and capped at what the request still has refundable; the customer pays the network fee (the
+     * excess is theirs). An excess whose leg would be ≤ 0 after the fee is not refunded. Answers the legs created.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<Refund> refundExcess(Transaction tx, BigDecimal excessUSD, String reason) {
+        OffsetDateTime now = Clock.now();
+        List<PaymentRequest> requests = new ArrayList<>(oldestFirst(PaymentRequest.ofTransaction(tx.id)));
+        java.util.Collections.reverse(requests);
+        Map<UUID, BigDecimal> refundable = refundable(requests, PaymentTransfer.ofTransaction(tx.id),
+                Refund.ofTransaction(tx.id));
+        BigDecimal remainingUSD = excessUSD;
+        List<Refund> created = new ArrayList<>();
+        for (PaymentRequest request : requests) {
+            BigDecimal available = refundable.getOrDefault(request.id, BigDecimal.ZERO);
+            if (remainingUSD.signum() <= 0 || available.signum() <= 0 || request.fromAddress == null) {
+                continue;
+            }
+            int decimals = decimals(request.cryptoAsset);
+            BigDecimal gross = remainingUSD.divide(request.cryptoFXRate, decimals, RoundingMode.DOWN)
+                    .min(available.setScale(decimals, RoundingMode.DOWN));
+            BigDecimal gas = gasFee(request, request.cryptoFXRate, decimals);
+            if (gross.subtract(gas).signum() <= 0) {
+                continue;
+            }
+            BigDecimal usd = gross.multiply(request.cryptoFXRate);
+            Refund leg = leg(tx, request, gross, usd, request.cryptoFXRate, Refund.CUSTOMER, reason,
+                    Refund.FROM_COMPLIANCE, now.plusNanos(1_000L * created.size()));
+            leg.persist();
+            events.publish(leg, EventTypes.REFUND_CREATED);
+            created.add(leg);
+            remainingUSD = remainingUSD.subtract(usd);
+        }
+        return created;
     }
 
     private Refund leg(Transaction tx, PaymentRequest request, BigDecimal gross, BigDecimal usd, BigDecimal rate,

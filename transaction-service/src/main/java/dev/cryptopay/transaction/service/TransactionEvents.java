@@ -2,11 +2,13 @@ package dev.cryptopay.transaction.service;
 
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.outbox.Outbox;
+import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.view.TransactionViews;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
+import java.util.List;
 
 /**
  * Transaction events on {@code payments.transactions.v1} through the outbox, keyed by transactionID; each
@@ -25,12 +27,25 @@ public class TransactionEvents {
 
     /**
      * Appends {@code type} with the transaction as it now stands; the transaction's {@code version} grows by one
-     * first, so consumers see 1, 2, … without gaps. The event carries {@code kycDetails} null (decisions §7).
+     * first, so consumers see 1, 2, … without gaps. The event carries {@code kycDetails} null (docs/decisions.md §7).
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void publish(String type, Transaction tx) {
         tx.version++;
         em.flush();
         outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), TransactionViews.load(tx).withoutKycDetails());
+    }
+
+    /**
+     * {@link #publish} for a transaction created in this very transaction, with the payment requests it opened
+     * ({@code payments}, oldest first): it has no transfers or refunds yet, so the event is built from the entities in
+     * hand, the same JSON as {@link #publish} writes, without flushing and reading the new rows back (three queries
+     * and an extra update of the transaction per creation; docs/decisions.md §73).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void publishCreated(String type, Transaction tx, List<PaymentRequest> payments) {
+        tx.version++;
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(),
+                TransactionViews.of(tx, payments, List.of(), List.of()).withoutKycDetails());
     }
 }

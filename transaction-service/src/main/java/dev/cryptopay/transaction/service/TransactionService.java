@@ -2,25 +2,33 @@ package dev.cryptopay.transaction.service;
 
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.CustomerDetails;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.PaymentRequest;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.PaymentRequestState;
 import dev.cryptopay.transaction.domain.PaymentStatus;
+import dev.cryptopay.transaction.domain.PaymentTransfer;
+import dev.cryptopay.transaction.domain.ResolutionLog;
+import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.kyc.KycPolicy;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.rates.Rates;
+import dev.cryptopay.transaction.screening.ScreeningResult;
 import dev.cryptopay.transaction.view.CreationResult;
 import dev.cryptopay.transaction.view.TransactionView;
 import dev.cryptopay.transaction.view.TransactionViews;
+import io.quarkus.panache.common.Page;
+import io.quarkus.panache.common.Sort;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
@@ -41,10 +49,16 @@ public class TransactionService {
     private final TransactionServiceConfig config;
     private final ConsistentReads consistentReads;
     private final RefundService refunds;
+    private final OpenTransactionQuota quota;
+    private final Compliance compliance;
+    private final Event<Opened> opened;
 
     public TransactionService(MerchantAccess access, PaymentRequests paymentRequests, Rates rates,
             TransactionEvents events, TransactionServiceConfig config, ConsistentReads consistentReads,
-            RefundService refunds) {
+            RefundService refunds, OpenTransactionQuota quota, Compliance compliance, Event<Opened> opened) {
+        this.opened = opened;
+        this.compliance = compliance;
+        this.quota = quota;
         this.refunds = refunds;
         this.consistentReads = consistentReads;
         this.access = access;
@@ -62,8 +76,9 @@ public class TransactionService {
 
     /**
      * Opens a transaction under {@code id} for {@code merchant}, with the merchant's rules (accepted assets, FX
-     * permission, the KYC gate) and its events: what {@code POST /transaction} does once the caller is known. Billing
-     * requests of subscription-service come in here too ({@code apiKey} false: they never carry an fxRate).
+     * permission, the KYC gate, the quota of open transactions) and its events: what {@code POST /transaction} does
+     * once the caller is known. Billing requests of subscription-service come in here too ({@code apiKey} false: they
+     * never carry an fxRate; at the quota they are rejected like any other refusal).
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public CreationResult open(UUID id, MerchantView merchant, NewTransaction request, boolean apiKey) {
@@ -73,6 +88,7 @@ public class TransactionService {
         Validation v = new Validation();
         paymentRequests.checkAccepted(v, config, request.asset(), request.network(), "asset", "network");
         v.throwIfInvalid();
+        quota.checkRoomFor(merchant);
         if (request.fxRate() != null) {
             if (!apiKey) {
                 throw ApiException.forbidden("fxRate may only be set with an API key (X-Api-Key with X-MID).");
@@ -112,20 +128,23 @@ public class TransactionService {
         tx.travelRuleTriggered = kyc.travelRuleTriggered();
         if (kyc.verificationRequired()) {
             tx.start(TransactionState.WAITING_FOR_KYC);
-            tx.requiredFields = KycPolicy.requiredFields(request.prefill());
+            tx.requiredFields = KycPolicy.requiredFields(request.prefill(), kyc.travelRuleTriggered());
             tx.expiration = now.plus(this.config.kycExpiration());
-            tx.persist();
-            events.publish(EventTypes.TRANSACTION_CREATED, tx);
-            events.publish(EventTypes.TRANSACTION_KYC_REQUIRED, tx);
+            events.publishCreated(EventTypes.TRANSACTION_CREATED, tx, List.of());
+            events.publishCreated(EventTypes.TRANSACTION_KYC_REQUIRED, tx, List.of());
+            tx.persist(); // with its final values: one insert, no update (§73)
+            opened.fire(new Opened(null)); // expiry stops idling after the commit (docs/decisions.md §74)
             return TransactionViews.waitingForKyc(tx);
         }
         tx.start(TransactionState.PENDING);
         tx.requiredFields = List.of();
-        tx.expiration = now;
-        tx.persist();
-        PaymentRequest payment = paymentRequests.open(tx, merchant, request.asset(), request.network(), null);
+        // Nothing is read back, and each row is persisted once it holds its final values, so the commit writes
+        // them with one insert each (an entity changed after persist() gets an update too; §73).
+        PaymentRequest payment = paymentRequests.firstOfNew(tx, merchant, request.asset(), request.network());
         tx.expiration = payment.expiration;
-        events.publish(EventTypes.TRANSACTION_CREATED, tx);
+        events.publishCreated(EventTypes.TRANSACTION_CREATED, tx, List.of(payment));
+        tx.persist();
+        paymentRequests.persist(payment); // after the transaction it refers to
         return TransactionViews.created(tx, payment);
     }
 
@@ -174,7 +193,19 @@ public class TransactionService {
         paymentRequests.checkAccepted(v, merchant.config, asset, network, "asset", "network");
         v.throwIfInvalid();
 
+        ScreeningResult walletVerdict = null;
+        if (wallet != null && !wallet.isBlank()) {
+            // The payer wallet is screened (docs/decisions.md §60); a custodial one may need verification (§62).
+            walletVerdict = compliance.screenWallet(network, wallet.strip());
+            if (walletVerdict != null && walletVerdict.custodial() && tx.kycDetails == null) {
+                KycPolicy.Decision gate = KycPolicy.decide(merchant.config, tx.totalLocal, true);
+                if (gate.verificationRequired()) {
+                    return custodialVerification(tx, gate, walletVerdict);
+                }
+            }
+        }
         PaymentRequest payment = paymentRequests.open(tx, merchant, asset, network, wallet);
+        payment.fraudPass = walletVerdict == null ? null : walletVerdict.passes();
         if (payment.expiration.isAfter(tx.expiration)) {
             tx.expiration = payment.expiration;
         }
@@ -184,13 +215,77 @@ public class TransactionService {
     }
 
     /**
-     * Cancel (decisions §2): 0 → -2, or -4 with {@code forfeit}; -3 → -2 (nothing can have been received, so
+     * 0 → -3 for a payer wallet that screening lists as a custodial exchange when the custodial KYC or travel-rule
+     * threshold applies (docs/decisions.md §62): the answer carries {@code requiredFields} and no address; the
+     * verification opens the payment request.
+     */
+    private CreationResult custodialVerification(Transaction tx, KycPolicy.Decision gate, ScreeningResult verdict) {
+        OffsetDateTime now = Clock.now();
+        tx.moveTo(TransactionState.WAITING_FOR_KYC);
+        tx.kycTriggered = tx.kycTriggered || gate.kycTriggered();
+        tx.travelRuleTriggered = tx.travelRuleTriggered || gate.travelRuleTriggered();
+        tx.requiredFields = KycPolicy.requiredFields(tx.prefill, tx.travelRuleTriggered);
+        tx.expiration = now.plus(config.kycExpiration());
+        tx.updatedAt = now;
+        Compliance.log(tx, new Compliance.Decision(Compliance.Action.NONE, ResolutionLog.Trigger.CUSTODIAL,
+                gate.kycTriggered() ? "kycThresholdCustodial" : "travelRulesRegionalThresholdCustodial",
+                gate.kycTriggered() ? gate.kycThreshold() : gate.travelRuleThreshold(),
+                "payer wallet custodial-exchange " + verdict.exchangeName() + " " + verdict.source()),
+                ResolutionLog.Outcome.VERIFICATION_REQUIRED, ResolutionLog.SYSTEM);
+        events.publish(EventTypes.TRANSACTION_KYC_REQUIRED, tx);
+        return TransactionViews.waitingForKyc(tx);
+    }
+
+    /** Transactions held for compliance review, oldest change first (operator; optionally of one account). */
+    @Transactional
+    public TransactionListing.Listing held(PageRequest page, UUID accountId) {
+        var query = accountId == null
+                ? Transaction.<Transaction>find("heldForReview = true and status = 0",
+                        Sort.by("updatedAt").and("id"))
+                : Transaction.<Transaction>find("heldForReview = true and status = 0 and accountId = ?1",
+                        Sort.by("updatedAt").and("id"), accountId);
+        long total = query.count();
+        List<TransactionView> views = query.page(Page.of(page.index(), page.limit())).list().stream()
+                .map(tx -> TransactionViews.load(tx).withoutKycDetails()).toList();
+        return new TransactionListing.Listing(views, page.metadata(total, views.size()));
+    }
+
+    /** The operator releases a held transaction (→ 1 when its funds cover the amount; docs/decisions.md §59). */
+    @Transactional
+    public TransactionView release(String transactionId, String operator, String reason) {
+        Transaction tx = operatorTransaction(transactionId);
+        compliance.release(tx, operator, reason);
+        return TransactionViews.load(tx).withoutKycDetails(); // personal data only through the API key (§49)
+    }
+
+    /** The operator refunds a held transaction (→ -2 with refund legs for everything received). */
+    @Transactional
+    public TransactionView refundHeld(String transactionId, String operator, String reason) {
+        Transaction tx = operatorTransaction(transactionId);
+        compliance.refundHeld(tx, operator, reason);
+        return TransactionViews.load(tx).withoutKycDetails(); // personal data only through the API key (§49)
+    }
+
+    private static Transaction operatorTransaction(String transactionId) {
+        UUID id;
+        try {
+            id = UUID.fromString(transactionId.strip());
+        } catch (IllegalArgumentException e) {
+            throw ApiException.notFound("Transaction " + transactionId);
+        }
+        return Transaction.<Transaction>findByIdOptional(id, LockModeType.PESSIMISTIC_WRITE)
+                .orElseThrow(() -> ApiException.notFound("Transaction " + transactionId));
+    }
+
+    /**
+     * Cancel (docs/decisions.md §2): 0 → -2, or -4 with {@code forfeit}; -3 → -2 (nothing can have been received, so
      * forfeit changes nothing). A clean cancel of a transaction that received funds creates refund legs for all of
      * them ({@link RefundService#refundAllOnCancel}); a forfeit creates none. From a final state: 409 invalid_state.
      */
     @Transactional
     public TransactionView cancel(Caller caller, String transactionId, String reason, boolean forfeit) {
         Transaction tx = visible(access.scope(caller), transactionId, true);
+        tx.requireNotHeld();
         boolean forfeits = forfeit && tx.state() == TransactionState.PENDING;
         OffsetDateTime now = Clock.now();
         tx.moveTo(forfeits ? TransactionState.FORFEITED : TransactionState.CANCELLED);

@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.view;
 
 import dev.cryptopay.transaction.domain.MerchantFees;
+import dev.cryptopay.transaction.domain.ResolutionLog;
 import java.math.BigDecimal;
 import java.util.List;
 
@@ -35,24 +36,24 @@ public record TransactionView(
         MerchantFees merchantFees) {
 
     /**
-     * The customer's view, for a publishable key (decisions §11): no personal data and no tipping off, so
-     * {@code kycDetails}, {@code resolutionLogs} and {@code strFilingReference} are null.
+     * The customer's view, for a publishable key (docs/decisions.md §11): no personal data and no tipping off, so
+     * {@code kycDetails}, {@code resolutionLogs}, {@code strFilingReference} and {@code heldForReview} are null.
      */
     public TransactionView customerView() {
         Compliance c = compliance;
         return new TransactionView(transactionID, accountID, merchantID, externalMID, descriptor, referenceNumber,
                 quoteID, status, paymentStatus, amounts, new Compliance(c.kycTriggered(), c.travelRuleTriggered(),
-                        null, null, null),
+                        null, null, null, null),
                 payments, refunds, remainingLocal, remainingUSD, cancellationReason, createdAt, updatedAt,
                 expiration, version, merchantFees);
     }
 
-    /** The same transaction with {@code kycDetails} null: what events and webhooks carry (decisions §7). */
+    /** The same transaction with {@code kycDetails} null: what events and webhooks carry (docs/decisions.md §7). */
     public TransactionView withoutKycDetails() {
         Compliance c = compliance;
         return new TransactionView(transactionID, accountID, merchantID, externalMID, descriptor, referenceNumber,
                 quoteID, status, paymentStatus, amounts, new Compliance(c.kycTriggered(), c.travelRuleTriggered(),
-                        null, c.resolutionLogs(), c.strFilingReference()),
+                        null, c.resolutionLogs(), c.strFilingReference(), c.heldForReview()),
                 payments, refunds, remainingLocal, remainingUSD, cancellationReason, createdAt, updatedAt,
                 expiration, version, merchantFees);
     }
@@ -61,8 +62,12 @@ public record TransactionView(
             BigDecimal customerFeeUSD, BigDecimal fxRateToUSD) {
     }
 
+    /**
+     * {@code heldForReview} (an addition, docs/decisions.md §59): true while a compliance hold keeps the transaction
+     * at 0; {@code resolutionLogs}: every compliance decision, oldest first.
+     */
     public record Compliance(boolean kycTriggered, boolean travelRuleTriggered, KycDetailsView kycDetails,
-            List<Object> resolutionLogs, String strFilingReference) {
+            List<ResolutionLog> resolutionLogs, String strFilingReference, Boolean heldForReview) {
     }
 
     /** What the Transaction shows of an accepted verification (street and postal code stay stored only). */
@@ -77,7 +82,7 @@ public record TransactionView(
     /**
      * A payment request. Additions to the document's fields: {@code cryptoFXRate} (USD per unit, locked until
      * {@code expiration}), {@code requiredConfirmations}, {@code fromAddress} (the first transfer's sender),
-     * {@code transfers} (every transfer seen to the address), and what reporting reads (decisions §8):
+     * {@code transfers} (every transfer seen to the address), and what reporting reads (docs/decisions.md §8):
      * {@code createdAt}, {@code completedAt} (reached confirmed or underpaid), {@code gasFeeUnits} (the asset
      * {@code gasFee} is counted in: the network's native asset), {@code walletName}, {@code cryptoRatePerUSD}
      * (units of the asset per USD at the locked rate) and {@code fraudPass} (null until screened).

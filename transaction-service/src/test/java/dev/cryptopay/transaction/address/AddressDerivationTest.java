@@ -28,6 +28,22 @@ class AddressDerivationTest {
     }
 
     @Test
+    void aCachedChainKeyGivesTheSameAddressesInAnyOrderAndNeverMixesNetworks() {
+        // docs/performance.md: the xpub's external chain key is kept; later derivations must match the vectors, and the
+        // key read with testnet parameters is not the one read with mainnet parameters.
+        assertEquals("bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g",
+                AddressDerivation.derive("bitcoin", BIP84_ZPUB, 1, false));
+        assertEquals("tb1qd7spv5q28348xl4myc8zmh983w5jx32cjhkn97",
+                AddressDerivation.derive("bitcoin", SANDBOX_VPUB, 1, true));
+        for (int round = 0; round < 3; round++) {
+            assertEquals("bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu",
+                    AddressDerivation.derive("bitcoin", BIP84_ZPUB, 0, false));
+            assertEquals("tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl",
+                    AddressDerivation.derive("bitcoin", SANDBOX_VPUB, 0, true));
+        }
+    }
+
+    @Test
     void sandboxBitcoinAddressesAreTestnetBech32() {
         assertEquals("tb1q6rz28mcfaxtmd6v789l9rrlrusdprr9pqcpvkl",
                 AddressDerivation.derive("bitcoin", SANDBOX_VPUB, 0, true));

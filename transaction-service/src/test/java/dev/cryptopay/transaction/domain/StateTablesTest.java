@@ -10,7 +10,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * Walks every pair of states of each aggregate: each move decisions §2 allows works through the aggregate, every
+ * Walks every pair of states of each aggregate: each move docs/decisions.md §2 allows works through the aggregate, every
  * other is refused (409 invalid_state for transactions and refunds, whose moves clients ask for). The allowed moves
  * are written here again, from the decisions document, as "from→to" wire values.
  */

@@ -47,4 +47,23 @@ class KycPolicyTest {
         assertEquals(List.of("firstName"), KycPolicy.requiredFields(new CustomerDetails(null, "Lovelace",
                 "ada@example.com", "1 Main St", "London", "LND", "N1", "GB")));
     }
+
+    @Test
+    void aCustodialWalletUsesTheCustodialThresholdsFallingBackToTheSelfCustodyOnes() {
+        var merchant = dev.cryptopay.transaction.service.TestConfigurations.merchant(c -> c.kycEnabled(true)
+                .kycThreshold(new BigDecimal("1000")).kycThresholdCustodial(new BigDecimal("50"))
+                .travelRules(java.util.Map.of("BE", new BigDecimal("5000")))
+                .travelRulesCustodial(java.util.Map.of("BE", new BigDecimal("200"))));
+        assertFalse(KycPolicy.decide(merchant, new BigDecimal("49.99"), true).verificationRequired());
+        var atEdge = KycPolicy.decide(merchant, new BigDecimal("50"), true);
+        assertTrue(atEdge.kycTriggered());
+        assertFalse(atEdge.travelRuleTriggered());
+        assertEquals(0, new BigDecimal("50").compareTo(atEdge.kycThreshold()));
+        assertTrue(KycPolicy.decide(merchant, new BigDecimal("200"), true).travelRuleTriggered());
+        assertFalse(KycPolicy.decide(merchant, new BigDecimal("200"), false).verificationRequired());
+        var noCustodial = dev.cryptopay.transaction.service.TestConfigurations.merchant(c -> c.kycEnabled(true)
+                .kycThreshold(new BigDecimal("1000")));
+        assertFalse(KycPolicy.decide(noCustodial, new BigDecimal("999"), true).verificationRequired());
+        assertTrue(KycPolicy.decide(noCustodial, new BigDecimal("1000"), true).kycTriggered());
+    }
 }

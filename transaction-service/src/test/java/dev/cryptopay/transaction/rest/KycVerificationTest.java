@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,11 +18,13 @@ import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.outbox.OutboxEvent;
 import dev.cryptopay.transaction.domain.KycCustomer;
 import dev.cryptopay.transaction.domain.KycDocument;
+import dev.cryptopay.transaction.service.KycDocuments;
 import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.List;
@@ -32,6 +35,9 @@ import org.junit.jupiter.api.Test;
 
 @QuarkusTest
 class KycVerificationTest {
+
+    @Inject
+    KycDocuments documents;
 
     static final byte[] PNG = { (byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 'I', 'H', 'D', 'R' };
     static final byte[] JPEG = { (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 0x10, 'J', 'F', 'I', 'F' };
@@ -151,7 +157,7 @@ class KycVerificationTest {
 
         JsonNode customerView = get(publishable(m), id);
         assertTrue(customerView.get("compliance").get("kycDetails").isNull(), "no personal data for a public key");
-        assertTrue(customerView.get("compliance").get("resolutionLogs").isNull(), "no tipping off (decisions §11)");
+        assertTrue(customerView.get("compliance").get("resolutionLogs").isNull(), "no tipping off (docs/decisions.md §11)");
         assertTrue(customerView.get("compliance").get("strFilingReference").isNull());
         JsonNode tx = get(Fixtures.apiKey(m), id);
         assertEquals(0, tx.get("status").asInt());
@@ -177,7 +183,7 @@ class KycVerificationTest {
             assertEquals("1 Analytical Row", customer.details.customer().street());
             assertEquals(UUID.fromString(id), customer.lastTransactionId);
         });
-        // -3 → 0 publishes transaction.verified, without the personal data (decisions §7)
+        // -3 → 0 publishes transaction.verified, without the personal data (docs/decisions.md §7)
         List<OutboxEvent> events = QuarkusTransaction.requiringNew().call(() -> Panache.getEntityManager()
                 .createQuery("from OutboxEvent e where e.messageKey = ?1 order by e.seq", OutboxEvent.class)
                 .setParameter(1, id).getResultList());
@@ -213,6 +219,57 @@ class KycVerificationTest {
         JsonNode kyc = get(Fixtures.apiKey(m), created.get("transactionId").asText()).get("compliance").get("kycDetails");
         assertEquals("Grace", kyc.get("firstName").asText());
         assertFalse(kyc.get("customerStored").asBoolean());
+    }
+
+    @Test
+    void documentsAreSealedAtRestAndOpenOnlyWithTheirKeyAndId() {
+        Fixtures.rate("BTC", "50000", null);
+        MerchantConfiguration m = kycMerchant();
+        String id = create(publishable(m), body("5000", "USD", "BTC", "bitcoin")).get("transactionId").asText();
+        complete(publishable(m)).multiPart("documentFiles", "front.pdf", PDF, "application/pdf")
+                .when().post("/transaction/" + id + "/verification").then().statusCode(200);
+        QuarkusTransaction.requiringNew().run(() -> {
+            KycDocument stored = KycDocument.find("transactionId", UUID.fromString(id)).firstResult();
+            assertTrue(stored.encrypted);
+            assertEquals(PDF.length, stored.sizeBytes);
+            assertFalse(new String(stored.content, java.nio.charset.StandardCharsets.ISO_8859_1).contains("%PDF"),
+                    "the document is in clear");
+            assertEquals(PDF.length + 1 + 12 + 16, stored.content.length, "version, nonce, ciphertext, tag");
+            assertTrue(Arrays.equals(PDF, documents.content(stored)), "the key opens it");
+            KycDocument moved = new KycDocument();
+            moved.id = UUID.randomUUID();
+            moved.content = stored.content;
+            moved.encrypted = true;
+            assertThrows(IllegalStateException.class, () -> documents.content(moved),
+                    "a sealed document copied to another row does not open");
+        });
+    }
+
+    @Test
+    void storeKycNeverOverwritesTheStoredCustomerOfAnEmail() {
+        Fixtures.rate("BTC", "50000", null);
+        MerchantConfiguration m = kycMerchant();
+        String first = create(publishable(m), body("5000", "USD", "BTC", "bitcoin")).get("transactionId").asText();
+        complete(publishable(m)).multiPart("storeKYC", "true")
+                .multiPart("documentFiles", "front.png", PNG, "image/png")
+                .when().post("/transaction/" + first + "/verification").then().statusCode(200);
+        String second = create(publishable(m), body("5000", "USD", "BTC", "bitcoin")).get("transactionId").asText();
+        publishable(m).multiPart("documentType", "PASSPORT").multiPart("firstName", "Mallory")
+                .multiPart("lastName", "Lovelace").multiPart("email", "ADA@example.com")
+                .multiPart("street", "9 Elsewhere").multiPart("city", "London").multiPart("region", "LND")
+                .multiPart("postalCode", "N1 7AA").multiPart("country", "GB").multiPart("storeKYC", "true")
+                .multiPart("documentFiles", "front.png", PNG, "image/png")
+                .when().post("/transaction/" + second + "/verification").then().statusCode(200);
+        QuarkusTransaction.requiringNew().run(() -> {
+            KycCustomer customer = KycCustomer.findById(new KycCustomer.Key(UUID.fromString(m.accountId()),
+                    "ada@example.com"));
+            assertEquals("Ada", customer.details.customer().firstName(), "the first record stays");
+            assertEquals("1 Analytical Row", customer.details.customer().street());
+            assertEquals(UUID.fromString(first), customer.lastTransactionId);
+            assertEquals(1, KycCustomer.count("key.accountId", UUID.fromString(m.accountId())));
+        });
+        assertEquals("Mallory", get(Fixtures.apiKey(m), second).get("compliance").get("kycDetails")
+                .get("firstName").asText(), "the second verification keeps its own details");
     }
 
     private static RequestSpecification complete(RequestSpecification as) {

@@ -104,15 +104,15 @@ class TransactionCreationTest {
         assertEquals(new BigDecimal("109.58"), tx.get("remainingUSD").decimalValue());
         assertEquals(new BigDecimal("101.47"), tx.get("remainingLocal").decimalValue());
 
-        // the publishable key's view: no personal data, no compliance logs (decisions §11); an API key sees the logs
+        // the publishable key's view: no personal data, no compliance logs (docs/decisions.md §11); an API key sees the logs
         JsonNode compliance = tx.get("compliance");
         expectTypes(compliance, Map.of("kycTriggered", JsonNodeType.BOOLEAN, "travelRuleTriggered",
                 JsonNodeType.BOOLEAN, "kycDetails", JsonNodeType.NULL, "resolutionLogs", JsonNodeType.NULL,
-                "strFilingReference", JsonNodeType.NULL));
+                "strFilingReference", JsonNodeType.NULL, "heldForReview", JsonNodeType.NULL));
         expectTypes(get(Fixtures.apiKey(m), created.get("transactionId").asText()).get("compliance"),
                 Map.of("kycTriggered", JsonNodeType.BOOLEAN, "travelRuleTriggered", JsonNodeType.BOOLEAN,
                         "kycDetails", JsonNodeType.NULL, "resolutionLogs", JsonNodeType.ARRAY,
-                        "strFilingReference", JsonNodeType.NULL));
+                        "strFilingReference", JsonNodeType.NULL, "heldForReview", JsonNodeType.BOOLEAN));
 
         assertEquals(1, tx.get("payments").size());
         JsonNode payment = tx.get("payments").get(0);
@@ -334,5 +334,36 @@ class TransactionCreationTest {
             assertTrue(node.has(field), "missing " + field + " in " + node);
             assertEquals(type, node.get(field).getNodeType(), field + " in " + node);
         });
+    }
+
+    /** The account application.properties gives 3 open transactions per merchant in the test profile. */
+    static final UUID SMALL_QUOTA_ACCOUNT = UUID.fromString("0b5e55ed-0000-4000-8000-000000000003");
+
+    @Test
+    void theFourthOpenTransactionOfAMerchantIsRefusedUntilOneEnds() {
+        Fixtures.rate("BTC", "50000", null);
+        MerchantConfiguration m = merchant(c -> c.accountId(SMALL_QUOTA_ACCOUNT));
+        MerchantConfiguration sibling = merchant(c -> c.accountId(SMALL_QUOTA_ACCOUNT));
+        MerchantConfiguration kyc = merchant(c -> c.accountId(SMALL_QUOTA_ACCOUNT).kycEnabled(true)
+                .kycThreshold(new BigDecimal("1000")));
+        String first = create(publishable(m), body("10", "USD", "BTC", "bitcoin")).get("transactionId").asText();
+        create(publishable(m), body("10", "USD", "BTC", "bitcoin"));
+        create(apiKey(m), body("10", "USD", "BTC", "bitcoin"));
+        publishable(m).contentType(ContentType.JSON).body(body("10", "USD", "BTC", "bitcoin"))
+                .when().post("/transaction").then().statusCode(409).body("code", equalTo("limit_reached"));
+        // per merchant: a sibling of the same account has its own count
+        create(publishable(sibling), body("10", "USD", "BTC", "bitcoin"));
+        // a transaction waiting for KYC (-3) is open too
+        for (int i = 0; i < 3; i++) {
+            assertEquals(-3, create(publishable(kyc), body("5000", "USD", "BTC", "bitcoin")).get("status").asInt());
+        }
+        publishable(kyc).contentType(ContentType.JSON).body(body("5000", "USD", "BTC", "bitcoin"))
+                .when().post("/transaction").then().statusCode(409).body("code", equalTo("limit_reached"));
+        // a cancelled one is not: room for exactly one more
+        apiKey(m).contentType(ContentType.JSON).body("{}").when().patch("/transaction/" + first + "/cancel")
+                .then().statusCode(200);
+        create(publishable(m), body("10", "USD", "BTC", "bitcoin"));
+        publishable(m).contentType(ContentType.JSON).body(body("10", "USD", "BTC", "bitcoin"))
+                .when().post("/transaction").then().statusCode(409).body("code", equalTo("limit_reached"));
     }
 }

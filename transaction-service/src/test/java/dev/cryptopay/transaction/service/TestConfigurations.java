@@ -58,6 +58,9 @@ public final class TestConfigurations {
         Integer minConfirmsHigh;
         BigDecimal highThreshold;
         Integer refundWindowHours = 72;
+        Map<String, Boolean> autoRefund = Map.of();
+        BigDecimal kycThresholdCustodial;
+        Map<String, BigDecimal> travelRulesCustodial = Map.of();
 
         public Builder merchantId(UUID value) {
             merchantId = value;
@@ -156,6 +159,22 @@ public final class TestConfigurations {
             return this;
         }
 
+        /** The account's autoRefundConfig switches (aml, fraud, sanction, overpayment, vendorStatus). */
+        public Builder autoRefund(Map<String, Boolean> value) {
+            autoRefund = value;
+            return this;
+        }
+
+        public Builder kycThresholdCustodial(BigDecimal value) {
+            kycThresholdCustodial = value;
+            return this;
+        }
+
+        public Builder travelRulesCustodial(Map<String, BigDecimal> value) {
+            travelRulesCustodial = value;
+            return this;
+        }
+
         public MerchantConfiguration build() {
             Map<String, Map<String, AssetNetworkConfig>> configs = new TreeMap<>();
             for (String code : allowedCrypto) {
@@ -170,8 +189,9 @@ public final class TestConfigurations {
             FeeSchedule fees = customerFee == null ? null : new FeeSchedule(null, new PartnerFees(customerFee, null));
             return new MerchantConfiguration(merchantId.toString(), accountId.toString(), externalMID, name, null,
                     descriptor, country, region, status, fxRateAllowed, new ArrayList<>(allowedCrypto), List.of(),
-                    networkConfigs != null ? networkConfigs : configs, highThreshold, kycEnabled, kycThreshold, null,
-                    travelRules, Map.of(), refundWindowHours, false, fees, null, xpubs, Map.of(), null, null, null, version,
+                    networkConfigs != null ? networkConfigs : configs, highThreshold, kycEnabled, kycThreshold,
+                    kycThresholdCustodial, travelRules, travelRulesCustodial, refundWindowHours, false, fees, null, xpubs,
+                    autoRefund, null, null, null, version,
                     "2026-11-21T10:00:00Z");
         }
     }

@@ -1,11 +1,5 @@
-package dev.cryptopay.transaction.detection;
+package dev.cryptopay.transaction.domain;
 
-import dev.cryptopay.transaction.domain.PaymentRequest;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.PaymentRequestState;
-import dev.cryptopay.transaction.domain.PaymentStatus;
-import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.quote.Money;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
@@ -16,7 +10,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 /**
- * The money rules of detection (decisions §2), as one pure function of a transaction, its payment requests and
+ * The money rules of detection (docs/decisions.md §2), as one pure function of a transaction, its payment requests and
  * the transfers seen to their addresses — so a watcher pass, a reorganisation and a restart all arrive at the
  * same state from the same transfers, and nothing is counted twice.
  *
@@ -32,6 +26,9 @@ import java.util.stream.Collectors;
  * on-time funds cover the amount due, {@code totalUSD + customerFeeUSD}.</li>
  * <li>{@code paymentStatus}: 0 nothing seen, 2 confirming, 3 partially paid, 1 paid, 4 overpaid (confirmed funds
  * exceed the amount due by a cent or more; rounding a quote up to the asset's smallest unit is not overpaying).</li>
+ * <li>A transaction held for compliance review never succeeds here (docs/decisions.md §59); with
+ * {@code holdOverpayment} (the account's {@code autoRefundConfig.overpayment} off) one that would succeed overpaid is
+ * held instead.</li>
  * </ul>
  */
 public final class Settlement {
@@ -41,11 +38,20 @@ public final class Settlement {
     private Settlement() {
     }
 
-    /** What changed: whether the transaction just succeeded. */
-    public record Outcome(boolean succeeded) {
+    /** What changed: whether the transaction just succeeded, or was just held as overpaid. */
+    public record Outcome(boolean succeeded, boolean heldOverpaid) {
+
+        public Outcome(boolean succeeded) {
+            this(succeeded, false);
+        }
     }
 
     public static Outcome apply(Transaction tx, List<PaymentRequest> requests, List<PaymentTransfer> transfers) {
+        return apply(tx, requests, transfers, false);
+    }
+
+    public static Outcome apply(Transaction tx, List<PaymentRequest> requests, List<PaymentTransfer> transfers,
+            boolean holdOverpayment) {
         Map<UUID, List<PaymentTransfer>> byRequest = transfers.stream()
                 .filter(PaymentTransfer::counts)
                 .collect(Collectors.groupingBy(t -> t.paymentRequestId));
@@ -73,7 +79,11 @@ public final class Settlement {
         } else {
             tx.paymentStatus = PaymentStatus.PARTIALLY_PAID.wire();
         }
-        if (tx.state() == TransactionState.PENDING && confirmedOnTimeUSD.compareTo(due) >= 0) {
+        if (tx.state() == TransactionState.PENDING && !tx.heldForReview && confirmedOnTimeUSD.compareTo(due) >= 0) {
+            if (holdOverpayment && tx.paymentStatus == PaymentStatus.OVERPAID.wire()) {
+                tx.heldForReview = true;
+                return new Outcome(false, true);
+            }
             tx.moveTo(TransactionState.SUCCESS);
             tx.succeededAt = lastConfirmation(byRequest.values().stream().flatMap(List::stream)
                     .filter(t -> !t.late).toList());

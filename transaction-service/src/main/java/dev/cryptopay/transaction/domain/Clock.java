@@ -1,4 +1,4 @@
-package dev.cryptopay.transaction.service;
+package dev.cryptopay.transaction.domain;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;

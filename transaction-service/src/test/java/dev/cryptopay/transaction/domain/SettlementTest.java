@@ -1,16 +1,10 @@
-package dev.cryptopay.transaction.detection;
+package dev.cryptopay.transaction.domain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.cryptopay.transaction.domain.PaymentRequest;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Transaction;
-import dev.cryptopay.transaction.domain.PaymentRequestState;
-import dev.cryptopay.transaction.domain.PaymentStatus;
-import dev.cryptopay.transaction.domain.TransactionState;
 import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -130,20 +124,6 @@ class SettlementTest {
         assertFalse(Settlement.apply(pending, List.of(old),
                 List.of(transfer(old, "0.002", PaymentTransfer.CONFIRMED, 1, true, 0))).succeeded());
         assertEquals(TransactionState.PENDING, pending.state());
-    }
-
-    @Test
-    void lateIsDecidedByTheRequestAndTheTransaction() {
-        OffsetDateTime now = T0.plusSeconds(10);
-        btc.expiration = T0.plusSeconds(60);
-        assertFalse(Detection.isLate(btc, tx, now));
-        btc.expiration = T0;
-        assertTrue(Detection.isLate(btc, tx, now), "QR expired though the expiry job has not run yet");
-        btc.expiration = T0.plusSeconds(60);
-        tx.start(TransactionState.CANCELLED);
-        assertTrue(Detection.isLate(btc, tx, now));
-        tx.start(TransactionState.SUCCESS);
-        assertFalse(Detection.isLate(btc, tx, now), "more money to a paid transaction is an overpayment");
     }
 
     private static Transaction transaction(String totalUSD, String fee) {

@@ -1,13 +1,12 @@
-package dev.cryptopay.transaction.service;
+package dev.cryptopay.transaction.config;
 
 import dev.cryptopay.support.catalogue.Catalogue;
-import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * What depends on running as sandbox or production (decisions §9): bitcoin testnet addresses, EVM chain ids
+ * What depends on running as sandbox or production (docs/decisions.md §9): bitcoin testnet addresses, EVM chain ids
  * and the token contracts named in EIP-681 URIs.
  */
 @ApplicationScoped

@@ -1,0 +1,99 @@
+package dev.cryptopay.transaction.service;
+
+import dev.cryptopay.support.limits.AccountLimits;
+import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.transaction.domain.MerchantView;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.EntityManager;
+import jakarta.transaction.Transactional;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The quota of open transactions (status 0 or -3) per merchant (docs/decisions.md §25, §47): the account's
+ * {@code openTransactionsPerMerchant} (default 10,000); one more is 409 {@code limit_reached}.
+ *
+ * <p>Cheap on the creation path: a count over the partial index {@code transaction_open_per_merchant}, stopped at
+ * the limit, and no lock while the merchant is well below it. Within {@link #NEAR} of the limit, creations of that
+ * merchant take a transaction-scoped advisory lock and count again, so the limit holds exactly there (the count
+ * then sees every creation committed before the lock was granted).
+ *
+ * <p>Far below the limit a creation does not count at all (docs/decisions.md §69): the last exact count of the
+ * merchant, plus every creation this replica admitted since, is an upper bound of its open transactions (they only
+ * end otherwise). While that bound stays below half the limit (and below the serialising zone) and the count is
+ * younger than {@link #RECOUNT_AFTER_NANOS}, the creation is admitted without a query, so a busy merchant's creations
+ * cost O(1) instead of a count over its whole backlog. Creations on other replicas are not in this replica's bound; they
+ * could only matter if they opened half the limit within one second, and the count near the limit stays exact.
+ */
+@ApplicationScoped
+public class OpenTransactionQuota {
+
+    /** How far below the limit creations start to serialise per merchant. */
+    static final int NEAR = 64;
+    /** How long an exact count stands for the merchant's open transactions (plus the creations admitted since). */
+    static final long RECOUNT_AFTER_NANOS = 1_000_000_000L;
+
+    /** The last exact count of a merchant and the creations this replica admitted since. */
+    private record Bound(long counted, long countedAt, AtomicLong admittedSince) {
+        long upper() {
+            return counted + admittedSince.get();
+        }
+    }
+
+    private final AccountLimits limits;
+    private final EntityManager em;
+    private final Map<UUID, Bound> bounds = new ConcurrentHashMap<>();
+    private final AtomicLong counts = new AtomicLong();
+
+    public OpenTransactionQuota(AccountLimits limits, EntityManager em) {
+        this.limits = limits;
+        this.em = em;
+    }
+
+    /** Refuses a new transaction of {@code merchant} when its open ones already reach the account's limit. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void checkRoomFor(MerchantView merchant) {
+        int max = limits.forAccount(merchant.accountId).openTransactionsPerMerchant();
+        long unboundedBelow = Math.min(max / 2, max - NEAR);
+        long now = System.nanoTime();
+        Bound bound = bounds.get(merchant.merchantId);
+        if (bound != null && now - bound.countedAt() < RECOUNT_AFTER_NANOS && bound.upper() < unboundedBelow) {
+            bound.admittedSince().incrementAndGet();
+            return;
+        }
+        long open = countOpen(merchant.merchantId, max);
+        if (open < unboundedBelow) {
+            if (bounds.size() > 100_000) {
+                bounds.clear();
+            }
+            bounds.put(merchant.merchantId, new Bound(open, now, new AtomicLong(1)));
+        } else {
+            bounds.remove(merchant.merchantId);
+        }
+        if (open >= max - NEAR) {
+            em.createNativeQuery("select pg_advisory_xact_lock(hashtext(:key))")
+                    .setParameter("key", "open-transactions:" + merchant.merchantId).getSingleResult();
+            open = countOpen(merchant.merchantId, max);
+        }
+        if (open >= max) {
+            throw ApiException.conflict("limit_reached", "The merchant has " + max + " open transactions (status 0 "
+                    + "or -3), its limit; complete, cancel or let some expire before creating more.");
+        }
+    }
+
+    /** Exact counts run since start (for tests). */
+    long counts() {
+        return counts.get();
+    }
+
+    /** Open transactions of the merchant, counted up to {@code max} (an index-only count, never the whole set). */
+    long countOpen(UUID merchantId, int max) {
+        counts.incrementAndGet();
+        Number count = (Number) em.createNativeQuery("select count(*) from (select 1 from transaction "
+                + "where merchant_id = :merchant and status in (0, -3) limit :max) open")
+                .setParameter("merchant", merchantId).setParameter("max", max).getSingleResult();
+        return count.longValue();
+    }
+}
