@@ -1,4 +1,4 @@
--- Webhook listeners of an account (interface document "Webhook"; decisions §7).
+-- Webhook listeners of an account (interface document "Webhook"; docs/decisions.md §7).
 -- signing_key is kept in full: it is the HMAC key of every delivery and the listing shows it (interface document).
 -- A deleted webhook keeps its row (deleted_at) so its delivery log stays consistent; the API treats it as gone.
 create table webhook (
@@ -40,7 +40,7 @@ create table delivery (
 );
 create index delivery_due on delivery (next_attempt_at) where status = 'pending';
 
--- Every HTTP attempt, successful or not (decisions §7: "every attempt is recorded").
+-- Every HTTP attempt, successful or not (docs/decisions.md §7: "every attempt is recorded").
 create table delivery_attempt (
     id           uuid         primary key,
     delivery_id  uuid         not null references delivery (id),
@@ -54,7 +54,7 @@ create table delivery_attempt (
 );
 create index delivery_attempt_listing on delivery_attempt (webhook_id, attempted_at desc, id desc);
 
--- Idempotency-Key of webhook creation (decisions §6): the first answer, replayed for 24 hours.
+-- Idempotency-Key of webhook creation (docs/decisions.md §6): the first answer, replayed for 24 hours.
 -- response_status is null while the first request is still being handled.
 create table idempotency_record (
     account_id      uuid         not null,

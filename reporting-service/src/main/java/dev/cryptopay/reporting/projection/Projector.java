@@ -151,11 +151,12 @@ public final class Projector {
             + "customer_fee_usd, fx_rate_to_usd, remaining_local, remaining_usd, kyc_triggered, travel_rule_triggered, "
             + "held_for_review, cancellation_reason, expiration, source_created_at, source_updated_at, version, "
             + "versions_seen, success_at, mdr_percentage, mdr_flat_rate, mdr_flat_currency, platform_collection, "
-            + "platform_bps, platform_flat_cents, fee_mdr_usd, fee_platform_usd, fees_deducted_usd, merchant_fees";
+            + "platform_bps, platform_flat_cents, fee_mdr_usd, fee_platform_usd, fees_deducted_usd, merchant_fees, "
+            + "resolution_logs, str_filing_reference";
 
     private static final String TX_UPSERT = "insert into %s.transaction_row (" + TX_COLUMNS + ") values ("
             + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            + "?::jsonb) on conflict (transaction_id) do update set "
+            + "?::jsonb, ?::jsonb, ?) on conflict (transaction_id) do update set "
             + updates(TX_COLUMNS, "transaction_id", "versions_seen", "success_at")
             + ", versions_seen = transaction_row.versions_seen + excluded.versions_seen"
             + ", success_at = least(transaction_row.success_at, excluded.success_at)"
@@ -339,7 +340,11 @@ public final class Projector {
         st.setBigDecimal(i++, fees.mdrUSD());
         st.setBigDecimal(i++, fees.platformUSD());
         st.setBigDecimal(i++, fees.deductedUSD());
-        st.setString(i, status == 1 && merchantFees != null ? merchantFees.toString() : null);
+        st.setString(i++, status == 1 && merchantFees != null ? merchantFees.toString() : null);
+        // compliance.resolutionLogs and strFilingReference as the event carries them (null in an event that has none)
+        JsonNode logs = Json.at(compliance, "resolutionLogs");
+        st.setString(i++, logs == null || logs.isNull() ? null : logs.toString());
+        st.setString(i, Json.text(compliance, "strFilingReference"));
     }
 
     private static int bindPayments(PreparedStatement st, Event e) throws SQLException {

@@ -32,7 +32,13 @@ public final class ReportDtos {
             String sourceCreatedAt, String sourceUpdatedAt) {
     }
 
-    public record Compliance(boolean kycTriggered, boolean travelRuleTriggered) {
+    /**
+     * The transaction's compliance as its latest event carried it (docs/decisions.md §67): {@code heldForReview},
+     * {@code resolutionLogs} (every compliance decision, oldest first) and the filed report's
+     * {@code strFilingReference}; null where the events carried none. Reporting answers API keys only.
+     */
+    public record Compliance(boolean kycTriggered, boolean travelRuleTriggered, Boolean heldForReview,
+            com.fasterxml.jackson.databind.JsonNode resolutionLogs, String strFilingReference) {
     }
 
     /** A refund leg of the transaction (from payments.refunds.v1). */

@@ -8,10 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
-/** Query parameters of the reporting endpoints, checked (decisions §1, §5): every bad one is a 400 naming it. */
+/** Query parameters of the reporting endpoints, checked (docs/decisions.md §1, §5): every bad one is a 400 naming it. */
 final class ReportRequests {
 
-    /** Reporting pagination (decisions §5): limit default 50, at most 1000 (larger is clamped); offset ≥ 0. */
+    /** Reporting pagination (docs/decisions.md §5): limit default 50, at most 1000 (larger is clamped); offset ≥ 0. */
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 1000;
     static final List<Integer> STATUSES = List.of(0, 1, -1, -2, -3, -4);

@@ -103,7 +103,8 @@ public class ReportQueries {
             Fees fees;
             try (PreparedStatement st = c.prepareStatement("select " + ROW_COLUMNS + ", t.kyc_triggered, "
                     + "t.travel_rule_triggered, t.fee_mdr_usd, t.fee_platform_usd, t.fees_deducted_usd, "
-                    + "t.platform_collection from " + schema
+                    + "t.platform_collection, t.held_for_review, cast(t.resolution_logs as text), "
+                    + "t.str_filing_reference from " + schema
                     + ".transaction_row t where t.transaction_id = ? and t.account_id = ?")) {
                 st.setObject(1, transactionId);
                 st.setObject(2, account);
@@ -112,7 +113,9 @@ public class ReportQueries {
                         return Optional.empty();
                     }
                     r = rowValues(rs);
-                    compliance = new Compliance(rs.getBoolean(19), rs.getBoolean(20));
+                    compliance = new Compliance(rs.getBoolean(19), rs.getBoolean(20),
+                            rs.getObject(25) == null ? null : rs.getBoolean(25), logs(rs.getString(26)),
+                            rs.getString(27));
                     fees = new Fees(rs.getBigDecimal(21), rs.getBigDecimal(22), rs.getBigDecimal(23),
                             rs.getString(24));
                 }
@@ -125,6 +128,23 @@ public class ReportQueries {
                     (String) r[14], (String) r[15], (String) r[16], (String) r[17]));
         } catch (SQLException e) {
             throw new IllegalStateException("reading a transaction failed", e);
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper LOGS =
+            com.fasterxml.jackson.databind.json.JsonMapper.builder()
+                    .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                    .nodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true)).build();
+
+    /** The stored resolution log as JSON (its entries exactly as the event carried them); null when none. */
+    private static com.fasterxml.jackson.databind.JsonNode logs(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return LOGS.readTree(json);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("stored resolution log is not JSON", e);
         }
     }
 

@@ -169,6 +169,47 @@ class ProjectionTest {
         assertEquals("USDT-ish", row.getString("currency"));
     }
 
+    @Test
+    void theDetailShowsTheComplianceStateOfTheLatestEventToApiKeysOnly() {
+        UUID account = UUID.randomUUID();
+        UUID merchant = UUID.randomUUID();
+        UUID tx = UUID.randomUUID();
+        Instant created = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        events.transaction("transaction.created", Events.transaction(account, merchant, tx, 1, -3, 0, "0", created,
+                created));
+        JsonPath before = awaitTransaction(account, tx, r -> r.getInt("status") == -3);
+        assertEquals(List.of(), before.getList("compliance.resolutionLogs"));
+        assertEquals(null, before.getString("compliance.strFilingReference"));
+
+        ObjectNode v2 = Events.transaction(account, merchant, tx, 2, 0, 0, "0", created, created.plusSeconds(5));
+        ObjectNode compliance = (ObjectNode) v2.get("compliance");
+        compliance.put("heldForReview", true);
+        compliance.put("strFilingReference", "FIU-2026-0042");
+        ObjectNode entry = compliance.putArray("resolutionLogs").addObject();
+        entry.put("at", created.toString());
+        entry.put("trigger", "str");
+        entry.put("rule", "strFiling");
+        entry.put("threshold", new BigDecimal("1000.00"));
+        entry.put("outcome", "filed");
+        entry.put("actor", "operator:ops-1");
+        entry.put("detail", "STR filed: FIU-2026-0042");
+        events.transaction("transaction.held", v2);
+
+        JsonPath row = awaitTransaction(account, tx, r -> r.getInt("status") == 0);
+        assertEquals(Boolean.TRUE, row.getBoolean("compliance.heldForReview"));
+        assertEquals("FIU-2026-0042", row.getString("compliance.strFilingReference"));
+        assertEquals(1, row.getList("compliance.resolutionLogs").size());
+        assertEquals("str", row.getString("compliance.resolutionLogs[0].trigger"));
+        assertEquals("filed", row.getString("compliance.resolutionLogs[0].outcome"));
+        assertEquals("operator:ops-1", row.getString("compliance.resolutionLogs[0].actor"));
+        assertEquals(new BigDecimal("1000.00"), row.getObject("compliance.resolutionLogs[0].threshold",
+                BigDecimal.class));
+        // reporting is for API keys: a publishable key never reads it
+        given().auth().oauth2(TestTokens.claims("pk-" + UUID.randomUUID(), "publishable",
+                dev.cryptopay.support.security.IdentityClaims.ROLE_PUBLISHABLE, account).sign(TestTokens.key()))
+                .get("/accounts/" + account + "/transactions/" + tx).then().statusCode(403);
+    }
+
     private static JsonPath detail(UUID account, UUID tx) {
         return given().auth().oauth2(TestTokens.admin(account)).get("/accounts/" + account + "/transactions/" + tx)
                 .then().statusCode(200).extract().jsonPath();

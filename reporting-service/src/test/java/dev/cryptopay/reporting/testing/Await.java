@@ -6,7 +6,11 @@ import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
-/** Waits until a condition holds (polling), failing with a message after the timeout: no sleeps as assertions. */
+/**
+ * Waits until a condition holds (polling), failing with a message after the timeout: no sleeps as assertions. A
+ * condition that throws an {@link AssertionError} (a REST Assured status expectation on a row not projected yet, such
+ * as a 404 before the event arrives) counts as "not yet"; the last such error is reported if the timeout passes.
+ */
 public final class Await {
 
     private Await() {
@@ -15,9 +19,17 @@ public final class Await {
     public static void until(BooleanSupplier condition, Supplier<String> message) {
         Duration timeout = Duration.ofSeconds(20);
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
+        AssertionError last = null;
+        while (true) {
+            try {
+                if (condition.getAsBoolean()) {
+                    return;
+                }
+            } catch (AssertionError notYet) {
+                last = notYet;
+            }
             if (System.nanoTime() > deadline) {
-                fail("not within " + timeout + ": " + message.get());
+                fail("not within " + timeout + ": " + message.get(), last);
             }
             try {
                 Thread.sleep(50);

@@ -26,7 +26,7 @@ import java.util.UUID;
 
 /**
  * What happens to a payment and its subscription when an attempt ends — paid, partly paid, failed — including the
- * dunning of decisions §12 and the issue: after a failed attempt the next one opens after the configured wait
+ * dunning of docs/decisions.md §12 and the issue: after a failed attempt the next one opens after the configured wait
  * ({@code retry-schedule}, default 1, 3 and 7 days); when the last automatic attempt failed the payment is FAILED and
  * the subscription PAYMENT_FAILED. Dunning is per payment, so one failing subscription never touches another.
  *
@@ -81,7 +81,7 @@ public class Outcomes {
         a.result = AttemptResult.PAID;
         a.completedAt = now;
         p.amountPaid = p.amountPaid.add(a.requestedAmount).min(p.total);
-        p.status = PaymentStatus.PAID;
+        p.moveTo(PaymentStatus.PAID);
         p.openAttemptId = null;
         p.nextAttemptAt = null;
         p.updatedAt = now;
@@ -109,7 +109,7 @@ public class Outcomes {
     public void partlyPaid(Locked l) {
         l.attempt().result = AttemptResult.PARTIALLY_PAID;
         if (l.payment().status == PaymentStatus.PENDING) {
-            l.payment().status = PaymentStatus.PARTIALLY_PAID;
+            l.payment().moveTo(PaymentStatus.PARTIALLY_PAID);
             l.payment().updatedAt = clock.now();
         }
     }
@@ -133,6 +133,11 @@ public class Outcomes {
         if (a.id.equals(p.openAttemptId)) {
             p.openAttemptId = null;
         }
+        if (p.status == PaymentStatus.PAID) {
+            // a stale attempt that ends after another one paid the bill: only the attempt is recorded (PAID is final)
+            p.updatedAt = now;
+            return;
+        }
         p.failedAttempts++;
         p.updatedAt = now;
         List<Duration> schedule = config.retrySchedule();
@@ -141,11 +146,11 @@ public class Outcomes {
             // a canceled subscription is not dunned any more
             p.nextAttemptAt = s.status == SubscriptionStatus.CANCELED ? null
                     : now.plus(schedule.get(p.failedAttempts - 1));
-            p.status = p.amountPaid.signum() > 0 ? PaymentStatus.PARTIALLY_PAID : PaymentStatus.PENDING;
+            p.moveTo(p.amountPaid.signum() > 0 ? PaymentStatus.PARTIALLY_PAID : PaymentStatus.PENDING);
             notifications.attemptFailed(s, p, a, p.nextAttemptAt, now);
             return;
         }
-        p.status = PaymentStatus.FAILED;
+        p.moveTo(PaymentStatus.FAILED);
         p.nextAttemptAt = null;
         if (p.id.equals(s.openPaymentId)) {
             s.openPaymentId = null;

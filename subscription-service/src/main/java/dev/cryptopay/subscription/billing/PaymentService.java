@@ -92,7 +92,7 @@ public class PaymentService {
                     + " is still open.");
         }
         if (p.status == PaymentStatus.FAILED) {
-            p.status = p.amountPaid.signum() > 0 ? PaymentStatus.PARTIALLY_PAID : PaymentStatus.PENDING;
+            p.moveTo(p.amountPaid.signum() > 0 ? PaymentStatus.PARTIALLY_PAID : PaymentStatus.PENDING);
         }
         s.openPaymentId = p.id;
         billing.openAttempt(s, p, clock.now());

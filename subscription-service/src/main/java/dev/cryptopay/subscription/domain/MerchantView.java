@@ -1,12 +1,11 @@
 package dev.cryptopay.subscription.domain;
 
 import dev.cryptopay.events.MerchantConfiguration;
-import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import dev.cryptopay.support.merchantview.MerchantViewRow;
+import dev.cryptopay.support.merchantview.MerchantViews;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
-import jakarta.persistence.Id;
 import jakarta.persistence.Table;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -15,31 +14,16 @@ import org.hibernate.type.SqlTypes;
 
 /**
  * This service's copy of one merchant's effective configuration as merchant-service last published it on
- * {@code payments.merchants.v1}. Subscriptions read only this table, never merchant-service.
+ * {@code payments.merchants.v1}. Subscriptions read only this table, never merchant-service. The shared columns and
+ * lookups are service-support's ({@link MerchantViewRow}, {@link MerchantViews}; docs/decisions.md §39).
  */
 @Entity
 @Table(name = "merchant_view")
-public class MerchantView extends PanacheEntityBase {
-
-    @Id
-    @Column(name = "merchant_id")
-    public UUID merchantId;
-
-    @Column(name = "account_id", nullable = false)
-    public UUID accountId;
-
-    @Column(nullable = false)
-    public int status;
-
-    @Column(nullable = false)
-    public long version;
+public class MerchantView extends MerchantViewRow {
 
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(nullable = false, columnDefinition = "jsonb")
     public MerchantConfiguration config;
-
-    @Column(name = "updated_at", nullable = false)
-    public OffsetDateTime updatedAt;
 
     public boolean enabled() {
         return status == MerchantConfiguration.ENABLED;
@@ -53,7 +37,7 @@ public class MerchantView extends PanacheEntityBase {
     }
 
     public static Optional<MerchantView> findForAccount(UUID accountId, UUID merchantId) {
-        return find("accountId = ?1 and merchantId = ?2", accountId, merchantId).firstResultOptional();
+        return MerchantViews.findForAccount(MerchantView.class, accountId, merchantId);
     }
 
     public static List<MerchantView> enabledOfAccount(UUID accountId) {

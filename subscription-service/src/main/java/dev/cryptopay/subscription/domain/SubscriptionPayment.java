@@ -72,6 +72,11 @@ public class SubscriptionPayment extends PanacheEntityBase {
     @Column(name = "updated_at", nullable = false)
     public OffsetDateTime updatedAt;
 
+    /** The payment's one way to change status: the move must be in {@link PaymentStatus}'s table. */
+    public void moveTo(PaymentStatus next) {
+        status = status.moveTo(next);
+    }
+
     /** What is still owed. */
     public BigDecimal outstanding() {
         return total.subtract(amountPaid);

@@ -3,7 +3,7 @@ package dev.cryptopay.subscription.domain;
 import java.util.Optional;
 
 /**
- * The one place that decides which subscription moves exist (decisions §12); every other class asks it.
+ * The one place that decides which subscription moves exist (docs/decisions.md §12); every other class asks it.
  *
  * <table>
  * <caption>Moves</caption>

@@ -2,6 +2,7 @@ package dev.cryptopay.subscription.service;
 
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.support.web.PathIds;
 import java.util.UUID;
 
 /** Identifiers in paths (not a UUID: cannot name anything, so 404) and in bodies or queries (not a UUID: 400). */
@@ -11,11 +12,7 @@ public final class Ids {
     }
 
     public static UUID path(String value, String what) {
-        try {
-            return UUID.fromString(value);
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw ApiException.notFound(what + " " + value);
-        }
+        return PathIds.uuid(value, what);
     }
 
     /** Parses an optional UUID field; a malformed one is added to {@code validation} and answers null. */
@@ -32,7 +29,7 @@ public final class Ids {
     }
 
     /**
-     * An {@code accountId} given in a body or query must be the key's own account (decisions §1: 403 otherwise).
+     * An {@code accountId} given in a body or query must be the key's own account (docs/decisions.md §1: 403 otherwise).
      */
     public static void ownAccount(UUID own, String given) {
         if (given != null && !given.isBlank() && !given.strip().equalsIgnoreCase(own.toString())) {

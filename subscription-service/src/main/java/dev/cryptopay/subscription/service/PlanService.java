@@ -66,7 +66,7 @@ public class PlanService {
     }
 
     /**
-     * A money amount given as a decimal string: a number, greater than 0, at most 1,000,000,000,000 (decisions §1),
+     * A money amount given as a decimal string: a number, greater than 0, at most 1,000,000,000,000 (docs/decisions.md §1),
      * with no more decimals than the currency has (2 for USD, 0 for JPY).
      */
     static BigDecimal amount(Validation v, String field, String raw, String currency) {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Every pair of state and trigger against the table of decisions §12. */
+/** Every pair of state and trigger against the table of docs/decisions.md §12. */
 class SubscriptionStateMachineTest {
 
     @ParameterizedTest(name = "{0} --{1} (paid before: {2})--> {3}")

@@ -4,9 +4,10 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * How webhooks are delivered (decisions §7). Defaults are production values; tests scale the schedule down
+ * How webhooks are delivered (docs/decisions.md §7). Defaults are production values; tests scale the schedule down
  * ({@code %test.} profile in application.properties, environment variables in the system tests).
  */
 @ConfigMapping(prefix = "cryptopay.webhooks")
@@ -45,4 +46,35 @@ public interface WebhookConfig {
     /** How often the dispatcher looks for due retries and for work other instances left behind. */
     @WithDefault("250ms")
     Duration pollInterval();
+
+    /**
+     * Address ranges webhook URLs may lead to although they are not public ({@code 127.0.0.0/8,::1}): for local
+     * testing only, set by the test suite and the local scripts, never in a deployment. Link-local addresses and
+     * the IPv6 transition ranges stay refused whatever this says (docs/decisions.md §41).
+     */
+    Optional<List<String>> allowedTargets();
+
+    /**
+     * How long the body of an event is kept for redelivery (docs/decisions.md §43). Afterwards it is deleted unless
+     * a delivery of it is still pending; the delivery log keeps its entries, and redelivering one answers 409.
+     */
+    @WithDefault("30d")
+    Duration payloadRetention();
+
+    /** Signing secrets (docs/decisions.md §42). */
+    Secrets secrets();
+
+    interface Secrets {
+
+        /**
+         * The AES-256 key (standard base64 of 32 bytes) that encrypts signing secrets at rest
+         * ({@code WEBHOOK_SECRET_ENCRYPTION_KEY}). Required: the service does not start without it, and
+         * in production it refuses the local development value.
+         */
+        String encryptionKey();
+
+        /** After a rotation, the previous secret still signs (beside the new one) for this long. */
+        @WithDefault("24h")
+        Duration rotationOverlap();
+    }
 }

@@ -3,6 +3,7 @@ package dev.cryptopay.webhook.delivery;
 import dev.cryptopay.webhook.config.WebhookConfig;
 import dev.cryptopay.webhook.delivery.DeliveryStore.Claimed;
 import dev.cryptopay.webhook.delivery.DeliveryStore.Outcome;
+import dev.cryptopay.webhook.service.SigningSecrets;
 import dev.cryptopay.webhook.service.UrlPolicy;
 import dev.cryptopay.webhook.service.UrlPolicy.Destination;
 import io.quarkus.runtime.ShutdownEvent;
@@ -58,6 +59,7 @@ public class DeliveryDispatcher {
     private final DeliveryStore store;
     private final Sender sender;
     private final UrlPolicy urls;
+    private final SigningSecrets secrets;
     private final WebhookConfig config;
 
     private final Semaphore wakeUps = new Semaphore(0);
@@ -72,10 +74,12 @@ public class DeliveryDispatcher {
     private Thread dispatcherThread;
     private Thread recorderThread;
 
-    public DeliveryDispatcher(DeliveryStore store, Sender sender, UrlPolicy urls, WebhookConfig config) {
+    public DeliveryDispatcher(DeliveryStore store, Sender sender, UrlPolicy urls, SigningSecrets secrets,
+            WebhookConfig config) {
         this.store = store;
         this.sender = sender;
         this.urls = urls;
+        this.secrets = secrets;
         this.config = config;
     }
 
@@ -200,7 +204,7 @@ public class DeliveryDispatcher {
                     .add("webhook-id", delivery.eventId())
                     .add("webhook-timestamp", Long.toString(timestamp))
                     .add("webhook-signature",
-                            Signatures.sign(delivery.signingKey(), delivery.eventId(), timestamp, delivery.payload()));
+                            Signatures.header(secretsOf(delivery), delivery.eventId(), timestamp, delivery.payload()));
             status = sender.post(destination, headers, delivery.payload()).status();
         } catch (UrlPolicy.Refused | Sender.NoAnswer e) {
             error = e.getMessage();
@@ -220,6 +224,13 @@ public class DeliveryDispatcher {
                 wake();
             }
         }
+    }
+
+    /** The secrets that sign an attempt: the current one, and the previous one during a rotation's overlap. */
+    private List<String> secretsOf(Claimed delivery) {
+        String current = secrets.open(delivery.webhookId(), delivery.sealedSigningKey());
+        return delivery.sealedPreviousSigningKey() == null ? List.of(current)
+                : List.of(current, secrets.open(delivery.webhookId(), delivery.sealedPreviousSigningKey()));
     }
 
     /** Tells the recorder to write what it has and stop. */

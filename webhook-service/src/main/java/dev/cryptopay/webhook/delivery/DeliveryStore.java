@@ -28,7 +28,7 @@ public class DeliveryStore {
 
     /** A delivery this instance now owns until its lease ends, with what an attempt needs. */
     public record Claimed(UUID id, UUID webhookId, String eventId, String payload, int attempts, int retryStep,
-            int generation, String url, String signingKey) {
+            int generation, String url, String sealedSigningKey, String sealedPreviousSigningKey) {
     }
 
     /** The result of one attempt of a claimed delivery. */
@@ -92,7 +92,8 @@ public class DeliveryStore {
             from locked, webhook w, event_payload e
             where d.id = locked.id and w.id = d.webhook_id and e.event_id = d.event_id
             returning d.id, d.webhook_id, d.event_id, e.payload, d.attempts, d.retry_step, d.generation,
-                      w.url, w.signing_key
+                      w.url, w.signing_key,
+                      case when w.previous_key_expires_at > now() then w.previous_signing_key end
             """;
 
     private static final String INSERT_ATTEMPT = """
@@ -159,7 +160,7 @@ public class DeliveryStore {
                     while (rs.next()) {
                         claimed.add(new Claimed(rs.getObject(1, UUID.class), rs.getObject(2, UUID.class),
                                 rs.getString(3), rs.getString(4), rs.getInt(5), rs.getInt(6), rs.getInt(7),
-                                rs.getString(8), rs.getString(9)));
+                                rs.getString(8), rs.getString(9), rs.getString(10)));
                     }
                 }
                 return claimed;

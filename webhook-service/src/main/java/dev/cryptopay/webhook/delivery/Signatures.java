@@ -1,35 +1,25 @@
 package dev.cryptopay.webhook.delivery;
 
+import dev.cryptopay.webhook.service.SigningSecrets;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Standard Webhooks signatures (decisions §7): {@code webhook-signature} is {@code v1,} followed by the base64 of
+ * Standard Webhooks signatures (docs/decisions.md §7): {@code webhook-signature} is {@code v1,} followed by the base64 of
  * HMAC-SHA256 over {@code {webhook-id}.{webhook-timestamp}.{body}}, keyed with the bytes that base64-decoding the
  * text after the {@code wk_} prefix gives. A Standard Webhooks library verifies it when given the key with
  * {@code wk_} replaced by {@code whsec_}.
  */
 public final class Signatures {
 
-    public static final String KEY_PREFIX = "wk_";
-    /** Random bytes in a signing key (256 bits, the HMAC-SHA256 block-size recommendation). */
-    public static final int KEY_BYTES = 32;
     private static final String HMAC = "HmacSHA256";
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private Signatures() {
-    }
-
-    /** A new signing key: {@code wk_} + standard base64 (with padding) of 32 random bytes, 47 characters. */
-    public static String newKey() {
-        byte[] bytes = new byte[KEY_BYTES];
-        RANDOM.nextBytes(bytes);
-        return KEY_PREFIX + Base64.getEncoder().encodeToString(bytes);
     }
 
     /**
@@ -48,6 +38,18 @@ public final class Signatures {
         }
     }
 
+    /** The {@code webhook-signature} header: one signature per secret, space-separated (Standard Webhooks). */
+    public static String header(List<String> keys, String webhookId, long timestampSeconds, String body) {
+        StringBuilder header = new StringBuilder();
+        for (String key : keys) {
+            if (!header.isEmpty()) {
+                header.append(' ');
+            }
+            header.append(sign(key, webhookId, timestampSeconds, body));
+        }
+        return header.toString();
+    }
+
     /** Constant-time check of one {@code v1,} signature against a possibly space-separated header value. */
     public static boolean verify(String key, String webhookId, long timestampSeconds, String body, String header) {
         byte[] expected = sign(key, webhookId, timestampSeconds, body).getBytes(StandardCharsets.US_ASCII);
@@ -61,8 +63,8 @@ public final class Signatures {
 
     static byte[] keyBytes(String key) {
         String text = key;
-        if (text.startsWith(KEY_PREFIX)) {
-            text = text.substring(KEY_PREFIX.length());
+        if (text.startsWith(SigningSecrets.KEY_PREFIX)) {
+            text = text.substring(SigningSecrets.KEY_PREFIX.length());
         } else if (text.startsWith("whsec_")) {
             text = text.substring("whsec_".length());
         }

@@ -10,7 +10,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
-/** A webhook listener of an account: where to POST which events, signed with its own key. */
+/**
+ * A webhook listener of an account: where to POST which events, signed with its own secret. The secret is kept
+ * sealed (docs/decisions.md §42); after a rotation the previous one keeps signing until
+ * {@link #previousKeyExpiresAt}.
+ */
 @Entity
 @Table(name = "webhook")
 public class Webhook extends PanacheEntityBase {
@@ -35,12 +39,20 @@ public class Webhook extends PanacheEntityBase {
     @Column(nullable = false)
     public int status;
 
-    /** Event types of decisions §7, or {@link #ALL_EVENTS}. */
+    /** Event types of docs/decisions.md §7, or {@link #ALL_EVENTS}. */
     @Column(nullable = false, columnDefinition = "text[]")
     public String[] events;
 
+    /** The signing secret, sealed (service {@code SigningSecrets}); never the clear {@code wk_} value. */
     @Column(name = "signing_key", nullable = false)
-    public String signingKey;
+    public String sealedSigningKey;
+
+    /** The secret before the last rotation, sealed; signs beside the current one until {@link #previousKeyExpiresAt}. */
+    @Column(name = "previous_signing_key")
+    public String sealedPreviousSigningKey;
+
+    @Column(name = "previous_key_expires_at")
+    public OffsetDateTime previousKeyExpiresAt;
 
     @Column(name = "created_at", nullable = false)
     public OffsetDateTime createdAt;

@@ -1,6 +1,7 @@
 package dev.cryptopay.webhook.messaging;
 
 import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.support.inbox.Inbox;
 import dev.cryptopay.webhook.domain.Delivery;
 import dev.cryptopay.webhook.domain.Webhook;
 import io.agroal.api.AgroalDataSource;
@@ -14,7 +15,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,10 +27,8 @@ import org.jboss.logging.Logger;
  * an event id seen before is skipped, so however often Kafka hands an event over, each subscribed webhook gets
  * one delivery of it. The dispatcher sends them after the commit.
  *
- * <p>The markers are the rows of the suite's inbox table ({@code processed_event}, see
- * {@link dev.cryptopay.support.inbox.Inbox}), written for the whole batch in one statement: what
- * {@code Inbox.firstDelivery} does per event, without a database round trip per event (which cost 3-6 ms each and
- * capped ingestion near 200 events/s on a small machine).
+ * <p>The markers are written by {@link Inbox#firstDeliveries}, the inbox guard for a whole batch in one statement
+ * (a database round trip per event cost 3-6 ms each and capped ingestion near 200 events/s on a small machine).
  */
 @ApplicationScoped
 public class EventIngest {
@@ -44,9 +42,6 @@ public class EventIngest {
      */
     private static final String SUBSCRIBERS = "select id, events from webhook "
             + "where account_id = ? and status = 1 and deleted_at is null for share";
-    /** The inbox guard for a batch: returns the ids this consumer had not seen before. */
-    private static final String FIRST_DELIVERIES = "insert into processed_event (consumer, event_id) "
-            + "select ?, unnest(?::varchar[]) on conflict do nothing returning event_id";
     /** The body, once per event that goes to at least one webhook. */
     private static final String INSERT_PAYLOAD = "insert into event_payload (event_id, event_type, payload) "
             + "values (?, ?, ?) on conflict do nothing";
@@ -62,9 +57,11 @@ public class EventIngest {
     }
 
     private final AgroalDataSource dataSource;
+    private final Inbox inbox;
 
-    public EventIngest(AgroalDataSource dataSource) {
+    public EventIngest(AgroalDataSource dataSource, Inbox inbox) {
         this.dataSource = dataSource;
+        this.inbox = inbox;
     }
 
     /** Returns how many deliveries the batch created. */
@@ -85,7 +82,7 @@ public class EventIngest {
                     LOG.warnf("skipping a record that is not a usable CloudEvent: %s", e.getMessage());
                 }
             }
-            Set<String> fresh = firstDeliveries(connection, events.keySet());
+            Set<String> fresh = inbox.firstDeliveries(CONSUMER, events.keySet());
             Map<UUID, List<Subscriber>> byAccount = new HashMap<>();
             for (IncomingEvent event : events.values()) {
                 if (!fresh.contains(event.id()) || !EventTypes.WEBHOOK_TYPES.contains(event.type())) {
@@ -129,23 +126,6 @@ public class EventIngest {
             }
         }
         return created;
-    }
-
-    private static Set<String> firstDeliveries(Connection connection, Set<String> eventIds) throws SQLException {
-        Set<String> fresh = new HashSet<>();
-        if (eventIds.isEmpty()) {
-            return fresh;
-        }
-        try (PreparedStatement st = connection.prepareStatement(FIRST_DELIVERIES)) {
-            st.setString(1, CONSUMER);
-            st.setArray(2, connection.createArrayOf("varchar", eventIds.toArray(String[]::new)));
-            try (ResultSet rs = st.executeQuery()) {
-                while (rs.next()) {
-                    fresh.add(rs.getString(1));
-                }
-            }
-        }
-        return fresh;
     }
 
     private static List<Subscriber> subscribers(PreparedStatement query, UUID account) throws SQLException {

@@ -57,13 +57,13 @@ public record IncomingEvent(String id, String type, String createdAt, JsonNode d
         if (type == null || type.isBlank()) {
             throw new IllegalArgumentException("missing type");
         }
-        JsonNode data = root.path("data");
+        JsonNode data = withoutPersonalData(root.path("data"));
         return new IncomingEvent(id, type, createdAt(root.path("time").asText(null)),
                 data.isMissingNode() ? EXACT.nullNode() : data, account(data));
     }
 
     /**
-     * The webhook body of decisions §7: {@code id}, {@code type}, {@code createdAt}, {@code data}, in this order,
+     * The webhook body of docs/decisions.md §7: {@code id}, {@code type}, {@code createdAt}, {@code data}, in this order,
      * as sent on every attempt (the signature covers these exact bytes).
      */
     public String webhookBody() {
@@ -77,6 +77,19 @@ public record IncomingEvent(String id, String type, String createdAt, JsonNode d
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Customer details never reach a webhook nor this service's payload table (docs/decisions.md §7, §43): a
+     * {@code compliance.kycDetails} that a producer still fills is replaced by {@code null}, whatever the event type.
+     * transaction-service already publishes it {@code null}; this keeps it so for any producer.
+     */
+    static JsonNode withoutPersonalData(JsonNode data) {
+        if (data.path("compliance") instanceof ObjectNode compliance && compliance.has("kycDetails")
+                && !compliance.get("kycDetails").isNull()) {
+            compliance.putNull("kycDetails");
+        }
+        return data;
     }
 
     /** The event's own time when it is RFC 3339 (as CloudEvents requires), else the time it arrived here. */

@@ -1,8 +1,9 @@
 package dev.cryptopay.webhook.rest;
 
+import dev.cryptopay.support.paging.PageMetadata;
 import java.util.List;
 
-/** Request and response bodies of the webhook endpoints, named exactly as the interface document and decisions §5/§7 name them. */
+/** Request and response bodies of the webhook endpoints, named exactly as the interface document and docs/decisions.md §5/§7 name them. */
 public final class WebhookDtos {
 
     private WebhookDtos() {
@@ -21,16 +22,16 @@ public final class WebhookDtos {
             String createdAt) {
     }
 
-    /** One webhook in the listing ({@code accountID} appears in listings only). */
+    /**
+     * One webhook in the listing ({@code accountID} appears in listings only). {@code signingKey} is in full for keys
+     * that may write webhooks, masked ({@code wk_…} and the last four characters) for read-only keys
+     * (docs/decisions.md §42).
+     */
     public record WebhookView(String uuid, String accountID, String name, String url, int status,
             List<String> events, String signingKey, String createdAt) {
     }
 
     public record WebhookListing(List<WebhookView> webhooks) {
-    }
-
-    /** Pagination metadata (decisions §5). */
-    public record Metadata(long totalCount, int count, int page, int pageSize) {
     }
 
     /**
@@ -45,10 +46,17 @@ public final class WebhookDtos {
             String deliveryStatus, String nextAttemptAt) {
     }
 
-    public record DeliveryListing(List<DeliveryAttemptView> deliveries, Metadata metadata) {
+    public record DeliveryListing(List<DeliveryAttemptView> deliveries, PageMetadata metadata) {
     }
 
     /** Answer of a redelivery request: the delivery is queued for an immediate attempt. */
     public record RedeliveryAccepted(String deliveryId, String eventId, String status, String nextAttemptAt) {
+    }
+
+    /**
+     * Answer of {@code POST .../rotate-secret}: the new secret in full, and until when the previous one still signs
+     * beside it (null when it stopped at once) (docs/decisions.md §42).
+     */
+    public record RotatedSecret(String uuid, String signingKey, String previousKeyExpiresAt) {
     }
 }

@@ -1,15 +1,19 @@
 package dev.cryptopay.webhook.rest;
 
+import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.web.PathIds;
 import dev.cryptopay.webhook.delivery.DeliveryDispatcher;
 import dev.cryptopay.webhook.rest.WebhookDtos.CreateWebhookRequest;
-import dev.cryptopay.webhook.rest.WebhookDtos.CreatedWebhook;
 import dev.cryptopay.webhook.rest.WebhookDtos.DeliveryListing;
 import dev.cryptopay.webhook.rest.WebhookDtos.RedeliveryAccepted;
+import dev.cryptopay.webhook.rest.WebhookDtos.RotatedSecret;
 import dev.cryptopay.webhook.rest.WebhookDtos.UpdateWebhookRequest;
 import dev.cryptopay.webhook.rest.WebhookDtos.WebhookListing;
 import dev.cryptopay.webhook.service.DeliveryLog;
+import dev.cryptopay.webhook.service.WebhookRequests.NewWebhook;
+import dev.cryptopay.webhook.service.WebhookRequests.WebhookChanges;
 import dev.cryptopay.webhook.service.WebhookService;
 import dev.cryptopay.webhook.service.WebhookValidation;
 import jakarta.annotation.security.RolesAllowed;
@@ -27,9 +31,10 @@ import jakarta.ws.rs.core.Response;
 import java.util.UUID;
 
 /**
- * Webhook listeners of an account (interface document "Webhooks") and their delivery log (decisions §7).
- * Writes need the {@code admin} role, reads {@code admin} or {@code read_only}; another account's path is 403,
- * another account's webhook 404.
+ * Webhook listeners of an account (interface document "Webhooks"), their delivery log (docs/decisions.md §7) and
+ * secret rotation (§42). Writes need the {@code admin} role, reads {@code admin} or {@code read_only}; another
+ * account's path is 403, another account's webhook 404. Only keys that may write webhooks see signing secrets in
+ * full.
  */
 @Path("/accounts/{accountUUID}/webhooks")
 @Produces(MediaType.APPLICATION_JSON)
@@ -56,17 +61,18 @@ public class WebhookResource {
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
     public Response create(@PathParam("accountUUID") String accountUUID, CreateWebhookRequest body) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
-        CreateWebhookRequest request = body == null ? new CreateWebhookRequest(null, null, null) : body;
+        NewWebhook request = WebhookMapper.request(body);
         validation.checkCreate(request);
-        CreatedWebhook created = webhooks.create(accountId, request);
-        return Response.status(Response.Status.CREATED).entity(created).build();
+        return Response.status(Response.Status.CREATED)
+                .entity(WebhookMapper.created(webhooks.create(accountId, request))).build();
     }
 
     @GET
     @RolesAllowed({ IdentityClaims.ROLE_ADMIN, IdentityClaims.ROLE_READ_ONLY })
     public WebhookListing list(@PathParam("accountUUID") String accountUUID) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
-        return new WebhookListing(webhooks.list(accountId).stream().map(WebhookMapper::view).toList());
+        boolean mayWrite = caller.hasRole(IdentityClaims.ROLE_ADMIN);
+        return new WebhookListing(webhooks.list(accountId, mayWrite).stream().map(WebhookMapper::view).toList());
     }
 
     @PUT
@@ -77,10 +83,23 @@ public class WebhookResource {
             @PathParam("webhookUUID") String webhookUUID, UpdateWebhookRequest body) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
         UUID webhookId = PathIds.uuid(webhookUUID, "Webhook");
-        UpdateWebhookRequest request = body == null ? new UpdateWebhookRequest(null, null, null, null) : body;
+        WebhookChanges request = WebhookMapper.request(body);
         validation.checkUpdate(request);
         webhooks.update(accountId, webhookId, request);
         return Response.noContent().build();
+    }
+
+    /**
+     * 200 with a new signing secret in full; the previous one keeps signing beside it until
+     * {@code previousKeyExpiresAt} (docs/decisions.md §42). Write keys only.
+     */
+    @POST
+    @Path("{webhookUUID}/rotate-secret")
+    @RolesAllowed(IdentityClaims.ROLE_ADMIN)
+    public RotatedSecret rotateSecret(@PathParam("accountUUID") String accountUUID,
+            @PathParam("webhookUUID") String webhookUUID) {
+        UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
+        return WebhookMapper.rotated(webhooks.rotate(accountId, PathIds.uuid(webhookUUID, "Webhook")));
     }
 
     @DELETE
@@ -101,7 +120,8 @@ public class WebhookResource {
             @QueryParam("page") String page) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
         UUID webhookId = PathIds.uuid(webhookUUID, "Webhook");
-        return deliveries.list(accountId, webhookId, Paging.of(limit, page));
+        PageRequest paging = PageRequest.of(limit, page);
+        return WebhookMapper.deliveries(deliveries.list(accountId, webhookId, paging), paging);
     }
 
     /** Answers 202 Accepted: the attempt is queued at once and shows up in the delivery log when made. */
@@ -111,8 +131,8 @@ public class WebhookResource {
     public Response redeliver(@PathParam("accountUUID") String accountUUID,
             @PathParam("webhookUUID") String webhookUUID, @PathParam("deliveryId") String deliveryId) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
-        RedeliveryAccepted accepted = deliveries.redeliver(accountId, PathIds.uuid(webhookUUID, "Webhook"),
-                PathIds.uuid(deliveryId, "Delivery"));
+        RedeliveryAccepted accepted = WebhookMapper.redelivery(deliveries.redeliver(accountId,
+                PathIds.uuid(webhookUUID, "Webhook"), PathIds.uuid(deliveryId, "Delivery")));
         dispatcher.wake();
         return Response.accepted(accepted).build();
     }

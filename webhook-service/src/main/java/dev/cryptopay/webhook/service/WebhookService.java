@@ -1,17 +1,17 @@
 package dev.cryptopay.webhook.service;
 
+import dev.cryptopay.support.limits.AccountLimits;
 import dev.cryptopay.support.problem.ApiException;
-import dev.cryptopay.webhook.delivery.Signatures;
+import dev.cryptopay.webhook.config.WebhookConfig;
 import dev.cryptopay.webhook.domain.Delivery;
 import dev.cryptopay.webhook.domain.Webhook;
-import dev.cryptopay.webhook.rest.WebhookDtos.CreateWebhookRequest;
-import dev.cryptopay.webhook.rest.WebhookDtos.CreatedWebhook;
-import dev.cryptopay.webhook.rest.WebhookDtos.UpdateWebhookRequest;
-import dev.cryptopay.webhook.rest.WebhookMapper;
+import dev.cryptopay.webhook.service.WebhookRequests.NewWebhook;
+import dev.cryptopay.webhook.service.WebhookRequests.WebhookChanges;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
@@ -19,7 +19,8 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * Creates, lists, changes and deletes webhooks. Requests arrive validated ({@link WebhookValidation}).
+ * Creates, lists, changes and deletes webhooks, and rotates their signing secrets. Requests arrive validated
+ * ({@link WebhookValidation}).
  *
  * <p>Disabling or deleting a webhook cancels its pending deliveries in the same transaction, after locking the
  * webhook row: the event consumer reads a webhook with a share lock, so an event is either turned into deliveries
@@ -28,16 +29,43 @@ import java.util.UUID;
 @ApplicationScoped
 public class WebhookService {
 
-    private final EntityManager em;
-
-    public WebhookService(EntityManager em) {
-        this.em = em;
+    /** A webhook with its signing secret as the caller may see it: in full, or masked. */
+    public record WithSecret(Webhook webhook, String signingKey) {
     }
 
-    /** Creates an enabled webhook with a new signing key. */
+    /** A rotated secret: the new one in full, and until when the previous one still signs (null: not at all). */
+    public record Rotated(Webhook webhook, String signingKey, OffsetDateTime previousKeyExpiresAt) {
+    }
+
+    private final EntityManager em;
+    private final SigningSecrets secrets;
+    private final AccountLimits limits;
+    private final Duration rotationOverlap;
+
+    public WebhookService(EntityManager em, SigningSecrets secrets, AccountLimits limits, WebhookConfig config) {
+        this.em = em;
+        this.secrets = secrets;
+        this.limits = limits;
+        this.rotationOverlap = config.secrets().rotationOverlap();
+    }
+
+    /**
+     * Creates an enabled webhook with a new signing secret; answers it with the secret in full. An account holds at
+     * most {@code AccountLimits.forAccount(account).webhooks()} webhooks (default 100): one more is 409
+     * {@code limit_reached} (docs/decisions.md §25, §40).
+     */
     @Transactional
-    public CreatedWebhook create(UUID accountId, CreateWebhookRequest request) {
+    public WithSecret create(UUID accountId, NewWebhook request) {
+        lockAccount(accountId);
+        int cap = limits.forAccount(accountId).webhooks();
+        long held = em.createQuery("select count(w) from Webhook w where w.accountId = ?1 and w.deletedAt is null",
+                Long.class).setParameter(1, accountId).getSingleResult();
+        if (held >= cap) {
+            throw ApiException.conflict("limit_reached", "The account already holds " + held + " webhooks, its limit "
+                    + "is " + cap + "; delete one first (docs/decisions.md §25).");
+        }
         OffsetDateTime now = OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS);
+        String secret = SigningSecrets.newSecret();
         Webhook webhook = new Webhook();
         webhook.id = UUID.randomUUID();
         webhook.accountId = accountId;
@@ -45,20 +73,27 @@ public class WebhookService {
         webhook.url = request.url().strip();
         webhook.status = Webhook.ENABLED;
         webhook.events = distinct(request.events());
-        webhook.signingKey = Signatures.newKey();
+        webhook.sealedSigningKey = secrets.seal(webhook.id, secret);
         webhook.createdAt = now;
         webhook.updatedAt = now;
         webhook.persist();
-        return WebhookMapper.created(webhook);
+        return new WithSecret(webhook, secret);
+    }
+
+    /**
+     * The account's webhooks. {@code revealSecrets}: keys that may write webhooks see each signing secret in full,
+     * the others see it masked, {@code wk_…} and its last four characters (docs/decisions.md §42).
+     */
+    @Transactional
+    public List<WithSecret> list(UUID accountId, boolean revealSecrets) {
+        return Webhook.listForAccount(accountId).stream().map(webhook -> {
+            String secret = secrets.open(webhook.id, webhook.sealedSigningKey);
+            return new WithSecret(webhook, revealSecrets ? secret : SigningSecrets.mask(secret));
+        }).toList();
     }
 
     @Transactional
-    public List<Webhook> list(UUID accountId) {
-        return Webhook.listForAccount(accountId);
-    }
-
-    @Transactional
-    public void update(UUID accountId, UUID webhookId, UpdateWebhookRequest request) {
+    public void update(UUID accountId, UUID webhookId, WebhookChanges request) {
         Webhook webhook = lock(accountId, webhookId);
         if (request.name() != null) {
             webhook.name = request.name().strip();
@@ -78,6 +113,29 @@ public class WebhookService {
         webhook.updatedAt = OffsetDateTime.now();
     }
 
+    /**
+     * Gives the webhook a new signing secret. Attempts from now on carry two signatures, the new secret's and the
+     * previous one's, until the overlap ({@code cryptopay.webhooks.secrets.rotation-overlap}, 24 h) ends, so a
+     * receiver can switch to the new secret at its own pace (docs/decisions.md §42). A second rotation within the
+     * overlap drops the oldest secret at once.
+     */
+    @Transactional
+    public Rotated rotate(UUID accountId, UUID webhookId) {
+        Webhook webhook = lock(accountId, webhookId);
+        OffsetDateTime now = OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS);
+        String secret = SigningSecrets.newSecret();
+        if (rotationOverlap.isZero() || rotationOverlap.isNegative()) {
+            webhook.sealedPreviousSigningKey = null;
+            webhook.previousKeyExpiresAt = null;
+        } else {
+            webhook.sealedPreviousSigningKey = webhook.sealedSigningKey;
+            webhook.previousKeyExpiresAt = now.plus(rotationOverlap);
+        }
+        webhook.sealedSigningKey = secrets.seal(webhook.id, secret);
+        webhook.updatedAt = now;
+        return new Rotated(webhook, secret, webhook.previousKeyExpiresAt);
+    }
+
     @Transactional
     public void delete(UUID accountId, UUID webhookId) {
         Webhook webhook = lock(accountId, webhookId);
@@ -92,6 +150,13 @@ public class WebhookService {
             throw ApiException.notFound("Webhook " + webhookId);
         }
         return webhook;
+    }
+
+    /** Serializes creations per account until commit, so two at once cannot both pass the cap. */
+    private void lockAccount(UUID accountId) {
+        long key = accountId.getMostSignificantBits() ^ accountId.getLeastSignificantBits();
+        em.createNativeQuery("select 1 from (select pg_advisory_xact_lock(?1)) l").setParameter(1, key)
+                .getSingleResult();
     }
 
     /** Locks in id order, as the dispatcher's result writer does, so the two cannot deadlock. */

@@ -3,15 +3,15 @@ package dev.cryptopay.webhook.service;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.webhook.domain.Webhook;
-import dev.cryptopay.webhook.rest.WebhookDtos.CreateWebhookRequest;
-import dev.cryptopay.webhook.rest.WebhookDtos.UpdateWebhookRequest;
+import dev.cryptopay.webhook.service.WebhookRequests.NewWebhook;
+import dev.cryptopay.webhook.service.WebhookRequests.WebhookChanges;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 
 /**
- * Field-level checks of webhook requests; every bad field is named in one 400 (decisions §1):
+ * Field-level checks of webhook requests; every bad field is named in one 400 (docs/decisions.md §1):
  * {@code name} required, at most 255 characters; {@code url} see {@link UrlPolicy}; {@code events} a non-empty
- * array of the types of decisions §7 or {@code *}; {@code status} 1 or -1.
+ * array of the types of docs/decisions.md §7 or {@code *}; {@code status} 1 or -1.
  */
 @ApplicationScoped
 public class WebhookValidation {
@@ -22,14 +22,14 @@ public class WebhookValidation {
         this.urls = urls;
     }
 
-    public void checkCreate(CreateWebhookRequest request) {
+    public void checkCreate(NewWebhook request) {
         Validation validation = new Validation().requiredText("name", request.name());
         url(validation, request.url());
         events(validation, request.events(), true);
         validation.throwIfInvalid();
     }
 
-    public void checkUpdate(UpdateWebhookRequest request) {
+    public void checkUpdate(WebhookChanges request) {
         Validation validation = new Validation();
         if (request.name() != null) {
             validation.requiredText("name", request.name());

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.support.testing.TestTokens;
 import dev.cryptopay.webhook.delivery.ProductionUrlTest.Production;
+import dev.cryptopay.webhook.service.SigningSecrets;
 import dev.cryptopay.webhook.testing.Api;
 import dev.cryptopay.webhook.testing.Await;
 import dev.cryptopay.webhook.testing.Events;
@@ -38,7 +39,10 @@ class ProductionUrlTest {
     public static class Production implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("cryptopay.environment", "production");
+            // No allow list (the test profile's opens loopback for the other tests), and a non-development
+            // encryption key, which production requires.
+            return Map.of("cryptopay.environment", "production", "cryptopay.webhooks.allowed-targets", "",
+                    "cryptopay.webhooks.secrets.encryption-key", "cHJvZHVjdGlvbi10ZXN0LWtleS1ub3QtZm9yLWRldiE=");
         }
     }
 
@@ -87,7 +91,7 @@ class ProductionUrlTest {
                     + "name, url, status, events, signing_key, created_at, updated_at) values (?1, ?2, 'rebound', ?3, 1, "
                     + "array['*'], ?4, now(), now())")
                     .setParameter(1, hook).setParameter(2, account).setParameter(3, receiver.url())
-                    .setParameter(4, Signatures.newKey()).executeUpdate());
+                    .setParameter(4, SigningSecrets.newSecret()).executeUpdate());
             events.transaction(account, "transaction.success");
             Await.until(Duration.ofSeconds(30),
                     () -> Api.deliveries(account, hook.toString()).getInt("metadata.totalCount") >= 1,

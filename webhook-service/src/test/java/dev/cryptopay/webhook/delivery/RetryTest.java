@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Retries on the schedule of decisions §7, scaled down for tests (application.properties, %test:
+ * Retries on the schedule of docs/decisions.md §7, scaled down for tests (application.properties, %test:
  * 100, 200, 300, 400, 400, 400, 400 ms; a request times out after 1 s), failure marking and redelivery.
  */
 @QuarkusTest

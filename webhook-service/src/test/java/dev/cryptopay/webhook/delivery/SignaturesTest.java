@@ -1,5 +1,7 @@
 package dev.cryptopay.webhook.delivery;
 
+import dev.cryptopay.webhook.service.SigningSecrets;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -38,7 +40,7 @@ class SignaturesTest {
         assertNotEquals(VECTOR_SIGNATURE, Signatures.sign(wk, VECTOR_ID, VECTOR_TIMESTAMP + 1, VECTOR_PAYLOAD));
         assertNotEquals(VECTOR_SIGNATURE, Signatures.sign(wk, "msg_other", VECTOR_TIMESTAMP, VECTOR_PAYLOAD));
         assertNotEquals(VECTOR_SIGNATURE, Signatures.sign(wk, VECTOR_ID, VECTOR_TIMESTAMP, "{\"test\":2432232314}"));
-        assertNotEquals(VECTOR_SIGNATURE, Signatures.sign(Signatures.newKey(), VECTOR_ID, VECTOR_TIMESTAMP,
+        assertNotEquals(VECTOR_SIGNATURE, Signatures.sign(SigningSecrets.newSecret(), VECTOR_ID, VECTOR_TIMESTAMP,
                 VECTOR_PAYLOAD));
         assertFalse(Signatures.verify(wk, VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_PAYLOAD,
                 "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OA="));
@@ -46,10 +48,25 @@ class SignaturesTest {
 
     @Test
     void newKeysAreWkPlusBase64Of32RandomBytes() {
-        String key = Signatures.newKey();
+        String key = SigningSecrets.newSecret();
         assertTrue(key.startsWith("wk_"), key);
         assertEquals(47, key.length());
         assertEquals(32, Base64.getDecoder().decode(key.substring(3)).length);
-        assertNotEquals(key, Signatures.newKey());
+        assertNotEquals(key, SigningSecrets.newSecret());
+    }
+
+    @Test
+    void duringARotationTheHeaderCarriesOneSignaturePerSecretAndEachVerifies() {
+        String current = SigningSecrets.newSecret();
+        String previous = SigningSecrets.newSecret();
+        String header = Signatures.header(java.util.List.of(current, previous), VECTOR_ID, VECTOR_TIMESTAMP,
+                VECTOR_PAYLOAD);
+        assertEquals(2, header.split(" ").length, header);
+        assertTrue(Signatures.verify(current, VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_PAYLOAD, header));
+        assertTrue(Signatures.verify(previous, VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_PAYLOAD, header));
+        assertFalse(Signatures.verify(SigningSecrets.newSecret(), VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_PAYLOAD,
+                header));
+        assertEquals(Signatures.sign(current, VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_PAYLOAD),
+                Signatures.header(java.util.List.of(current), VECTOR_ID, VECTOR_TIMESTAMP, VECTOR_PAYLOAD));
     }
 }

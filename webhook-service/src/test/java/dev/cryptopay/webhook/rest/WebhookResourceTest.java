@@ -81,7 +81,12 @@ class WebhookResourceTest {
                 .extract().jsonPath();
         // newest first
         assertEquals(second.getString("uuid"), listing.getString("webhooks[0].uuid"));
-        assertEquals(second.getString("signingKey"), listing.getString("webhooks[0].signingKey"));
+        // a read-only key sees each secret masked: wk_… and its last four characters (docs/decisions.md §42)
+        String full = second.getString("signingKey");
+        assertEquals("wk_\u2026" + full.substring(full.length() - 4), listing.getString("webhooks[0].signingKey"));
+        // a key that may write webhooks sees it in full
+        assertEquals(full, given().auth().oauth2(TestTokens.admin(account)).when().get(path(account))
+                .then().statusCode(200).extract().jsonPath().getString("webhooks[0].signingKey"));
         assertEquals(java.util.List.of("*"), listing.getList("webhooks[0].events"));
         assertEquals(java.util.List.of("transaction.success", "refund.completed"), listing.getList("webhooks[1].events"));
         assertEquals(OffsetDateTime.parse(first.getString("createdAt")),
@@ -92,6 +97,27 @@ class WebhookResourceTest {
         UUID empty = UUID.randomUUID();
         given().auth().oauth2(TestTokens.admin(empty)).when().get(path(empty))
                 .then().statusCode(200).body("webhooks", empty());
+    }
+
+    @Test
+    void onlyAnAdminKeyRotatesTheSecretAndTheStoredFormIsSealed() {
+        UUID account = UUID.randomUUID();
+        JsonPath hook = create(account, BODY);
+        String id = hook.getString("uuid");
+        String path = path(account) + "/" + id + "/rotate-secret";
+        given().auth().oauth2(TestTokens.apiKey(account, "read_only")).when().post(path).then().statusCode(403);
+        given().auth().oauth2(TestTokens.admin(UUID.randomUUID())).when().post(path).then().statusCode(403);
+        given().auth().oauth2(TestTokens.admin(account)).when().post(path(account) + "/" + UUID.randomUUID()
+                + "/rotate-secret").then().statusCode(404);
+        JsonPath rotated = given().auth().oauth2(TestTokens.admin(account)).when().post(path)
+                .then().statusCode(200).body("$", aMapWithSize(3)).body("uuid", equalTo(id))
+                .body("signingKey", matchesPattern("wk_[A-Za-z0-9+/]{43}="))
+                .extract().jsonPath();
+        org.junit.jupiter.api.Assertions.assertNotEquals(hook.getString("signingKey"), rotated.getString("signingKey"));
+        OffsetDateTime until = OffsetDateTime.parse(rotated.getString("previousKeyExpiresAt"));
+        org.junit.jupiter.api.Assertions.assertTrue(until.isAfter(OffsetDateTime.now().plusHours(23)), until.toString());
+        given().auth().oauth2(TestTokens.admin(account)).when().get(path(account))
+                .then().statusCode(200).body("webhooks[0].signingKey", equalTo(rotated.getString("signingKey")));
     }
 
     @Test
