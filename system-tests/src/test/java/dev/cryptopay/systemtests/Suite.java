@@ -1,5 +1,6 @@
 package dev.cryptopay.systemtests;
 
+import io.restassured.RestAssured;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,18 +37,27 @@ public final class Suite {
         SERVICES.put("gateway", GATEWAY_PORT);
     }
 
+    /** The LOCAL DEVELOPMENT key of KYC documents at rest: base64 of "LOCAL-DEVELOPMENT-ONLY-kyc-key!!". */
+    public static final String LOCAL_DEV_KYC_DOCUMENT_KEY = "TE9DQUwtREVWRUxPUE1FTlQtT05MWS1reWMta2V5ISE=";
+    /** webhook-service's LOCAL DEVELOPMENT key for signing secrets at rest (as in deploy/local/start). */
+    public static final String WEBHOOK_LOCAL_DEV_ENCRYPTION_KEY = "Y3J5cHRvcGF5LUxPQ0FMLURFVi1PTkxZLXdlYmhvb2s=";
+
     /** Where the system tests' SMTP server listens (SubscriptionBillingIT). */
     public static final int SMTP_PORT = 13026;
 
     /**
-     * Extra environment per service. webhook-service: the retry schedule of decisions §7 scaled down (an attempt,
+     * Extra environment per service. webhook-service: the retry schedule of docs/decisions.md §7 scaled down (an attempt,
      * then retries after 1 s, 2 s, ...; the 10 s request timeout stays), and a lease just above that timeout so
-     * deliveries claimed by a killed instance are taken over quickly.
+     * deliveries claimed by a killed instance are taken over quickly; signing secrets sealed with the LOCAL
+     * DEVELOPMENT key; the tests' receivers on loopback, which the address policy opens only through this explicit
+     * allow list (docs/decisions.md §41, §42).
      */
     private static final Map<String, Map<String, String>> EXTRA_ENV = Map.of(
             "webhook", Map.of(
                     "CRYPTOPAY_WEBHOOKS_RETRY_SCHEDULE", "1s,2s,2s,2s,2s,2s,2s",
-                    "CRYPTOPAY_WEBHOOKS_LEASE", "13s"),
+                    "CRYPTOPAY_WEBHOOKS_LEASE", "13s",
+                    "WEBHOOK_SECRET_ENCRYPTION_KEY", WEBHOOK_LOCAL_DEV_ENCRYPTION_KEY,
+                    "CRYPTOPAY_WEBHOOKS_ALLOWED_TARGETS", "127.0.0.0/8,::1"),
             // subscription-service: the billing job every second, and the sandbox-only clock control the
             // subscription system tests move time with (the dunning schedule keeps its default 1, 3, 7 days);
             // e-mails go to the SMTP server SubscriptionBillingIT starts on SMTP_PORT (a refused one is retried
@@ -56,6 +66,10 @@ public final class Suite {
                     "CRYPTOPAY_SUBSCRIPTIONS_BILLING_JOB_INTERVAL", "1s",
                     "CRYPTOPAY_SUBSCRIPTIONS_CLOCK_CONTROL", "true",
                     "CRYPTOPAY_SUBSCRIPTIONS_MAIL_RETRY_AFTER", "2s",
+                    "SMTP_PORT", String.valueOf(SMTP_PORT)),
+            // transaction-service: the LOCAL DEVELOPMENT key of KYC documents at rest (docs/decisions.md §46); the
+            // KYC restore's code e-mails go to the same SMTP server (KycRestoreIT, docs/decisions.md §64)
+            "transaction", Map.of("KYC_DOCUMENT_ENCRYPTION_KEY", LOCAL_DEV_KYC_DOCUMENT_KEY,
                     "SMTP_PORT", String.valueOf(SMTP_PORT)));
 
     /** The test EVM node deploy/local/up --test starts (anvil, chain id 11155111, the test token deployed first). */
@@ -95,6 +109,17 @@ public final class Suite {
             running = suite;
         }
         return running;
+    }
+
+    /**
+     * The set-up of a test class that calls the gateway: the suite started ({@link #get()}), REST Assured pointed at
+     * the gateway and logging a request and its answer when an assertion on them fails.
+     */
+    public static Suite throughGateway() {
+        Suite suite = get();
+        RestAssured.baseURI = gatewayUrl();
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        return suite;
     }
 
     public static String gatewayUrl() {

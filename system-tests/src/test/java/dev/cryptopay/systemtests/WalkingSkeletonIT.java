@@ -51,9 +51,7 @@ class WalkingSkeletonIT {
 
     @BeforeAll
     static void startSuite() {
-        suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        suite = Suite.throughGateway();
     }
 
     @Test

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -38,9 +39,7 @@ class ContractGapsIT {
 
     @BeforeAll
     static void startSuite() {
-        Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite.throughGateway();
     }
 
     @Test
@@ -102,6 +101,10 @@ class ContractGapsIT {
         awaitViewRow(merchant);
         assertEquals(1, ItDatabase.update("transaction", "delete from merchant_view where merchant_id = ?",
                 UUID.fromString(merchant)));
+        // The row was deleted behind transaction-service's back, not by a merchants event, so the copy a creation
+        // read a moment ago stays in its one-second view cache (docs/decisions.md §68); wait it out, or the
+        // creation below and the one with merchant-service stopped would still be served from memory.
+        ServiceDatabases.sleep(1_500);
         given().header("X-Publishable-Key", key).get("/transaction/" + foreign).then().statusCode(404);
         createTransaction(key).then().statusCode(201).body("status", equalTo(0)).body("address", notNullValue());
 

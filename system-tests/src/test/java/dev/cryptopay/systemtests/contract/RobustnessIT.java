@@ -68,9 +68,7 @@ class RobustnessIT {
 
     @BeforeAll
     static void setUp() {
-        Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite.throughGateway();
         account = SandboxAccount.create("Robustness IT");
         merchant = account.newMerchant(MERCHANT.replace("}", ",\"externalMID\":\"robust-till\"}"));
         publishable = account.newKey("publishable", null, merchant);

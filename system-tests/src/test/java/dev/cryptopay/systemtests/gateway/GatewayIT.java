@@ -40,9 +40,7 @@ class GatewayIT {
 
     @BeforeAll
     static void setUp() {
-        Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite.throughGateway();
         account = SandboxAccount.create("Gateway IT");
         other = SandboxAccount.create("Gateway IT other");
         merchant = account.newMerchant(SandboxAccount.MINIMAL_MERCHANT.replace("}", ",\"externalMID\":\"gw-till\"}"));

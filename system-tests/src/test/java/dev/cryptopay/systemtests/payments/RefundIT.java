@@ -48,9 +48,7 @@ class RefundIT {
 
     @BeforeAll
     static void setUp() {
-        Suite suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite suite = Suite.throughGateway();
         given().auth().oauth2(suite.operatorToken()).contentType(ContentType.JSON)
                 .body("{\"rates\":[{\"code\":\"BTC\",\"usd\":\"50000\"},{\"code\":\"ETH\",\"usd\":\"2000\"},"
                         + "{\"code\":\"USDC\",\"usd\":\"1\"}]}")

@@ -35,9 +35,7 @@ class WatcherReplicasIT {
 
     @Test
     void twoWatchersDetectEveryPaymentOnce() throws Exception {
-        Suite suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite suite = Suite.throughGateway();
         suite.startReplica("transaction", REPLICA, REPLICA_PORT);
         try {
             SandboxAccount account = SandboxAccount.create("Watcher Replicas Ltd");

@@ -57,6 +57,12 @@ class EnvironmentIT {
         env.put("KAFKA_BOOTSTRAP_SERVERS", Suite.KAFKA);
         env.put("MP_JWT_VERIFY_PUBLICKEY_LOCATION",
                 root.resolve("deploy/local/keys/local-dev-internal-public.pem").toString());
+        // every other required secret present (a fresh one, not a committed development key), so the environment is
+        // the only thing missing
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        env.put("WEBHOOK_SECRET_ENCRYPTION_KEY", java.util.Base64.getEncoder().encodeToString(key));
+        env.put("KYC_DOCUMENT_ENCRYPTION_KEY", java.util.Base64.getEncoder().encodeToString(key));
 
         Process process = builder.start();
         try {

@@ -53,9 +53,7 @@ class SubscriptionBillingIT {
     static void setUp() throws Exception {
         smtp = new GreenMail(new ServerSetup(Suite.SMTP_PORT, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
         smtp.start();
-        Suite suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite suite = Suite.throughGateway();
         given().auth().oauth2(suite.operatorToken()).contentType(ContentType.JSON)
                 .body("{\"rates\":[{\"code\":\"USDC\",\"usd\":\"1\"}]}")
                 .when().put("/operator/rates").then().statusCode(200);

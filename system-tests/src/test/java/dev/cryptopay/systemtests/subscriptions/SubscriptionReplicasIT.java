@@ -33,9 +33,7 @@ class SubscriptionReplicasIT {
 
     @Test
     void twoInstancesBillFiveHundredDueSubscriptionsEachExactlyOnce() throws Exception {
-        Suite suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite suite = Suite.throughGateway();
         suite.startReplica("subscription", REPLICA, REPLICA_PORT);
         try {
             // the clock offset lives in each instance's memory: the replica starts where the suite's instance is

@@ -49,9 +49,7 @@ class TransactionLifecycleIT {
 
     @BeforeAll
     static void startSuite() {
-        suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        suite = Suite.throughGateway();
     }
 
     @Test
@@ -85,7 +83,7 @@ class TransactionLifecycleIT {
         assertEquals("corner-1", afterCreation.get("externalMID").asText());
         assertEquals("60.50", afterCreation.get("amounts").get("totalUSD").decimalValue().toPlainString());
 
-        // the publishable key gets the customer's view: no personal data, no compliance logs (decisions §11)
+        // the publishable key gets the customer's view: no personal data, no compliance logs (docs/decisions.md §11)
         assertTrue(afterCreation.at("/compliance/resolutionLogs").isNull());
         assertTrue(afterCreation.at("/compliance/kycDetails").isNull());
         // the API key with X-MID (here the externalMID) reads the same transaction, compliance logs included
@@ -95,6 +93,11 @@ class TransactionLifecycleIT {
         JsonNode withoutLogs = viaApiKey.deepCopy();
         ((com.fasterxml.jackson.databind.node.ObjectNode) withoutLogs.get("compliance"))
                 .set("resolutionLogs", com.fasterxml.jackson.databind.node.NullNode.getInstance());
+        // heldForReview is null for the publishable key too (no tipping off; docs/decisions.md §59)
+        assertTrue(afterCreation.at("/compliance/heldForReview").isNull());
+        assertTrue(viaApiKey.at("/compliance/heldForReview").isBoolean());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) withoutLogs.get("compliance"))
+                .set("heldForReview", com.fasterxml.jackson.databind.node.NullNode.getInstance());
         assertEquals(afterCreation, withoutLogs, "the same transaction apart from the compliance logs");
 
         JsonPath payment = given().header("X-Publishable-Key", publishable).contentType(ContentType.JSON)

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.systemtests.Suite;
 import dev.cryptopay.systemtests.webhooks.WebhookFixtures.Account;
-import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,9 +32,7 @@ class WebhookCrashIT {
 
     @BeforeAll
     static void startSuite() {
-        suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        suite = Suite.throughGateway();
     }
 
     @Test

@@ -37,9 +37,7 @@ class WebhookDeliveryIT {
 
     @BeforeAll
     static void startSuite() {
-        suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        suite = Suite.throughGateway();
         producer = WebhookFixtures.producer();
     }
 

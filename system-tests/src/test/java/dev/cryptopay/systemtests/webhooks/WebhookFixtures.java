@@ -36,7 +36,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>transaction-service does not publish {@code transaction.success} yet (no payment detection so far) and the
  * tests need events at a chosen time and rate, so they produce the CloudEvents on {@code payments.transactions.v1}
- * themselves, with Transaction-shaped {@code data} including {@code accountID} (decisions §7, §8).
+ * themselves, with Transaction-shaped {@code data} including {@code accountID} (docs/decisions.md §7, §8).
  */
 final class WebhookFixtures {
 
@@ -56,6 +56,40 @@ final class WebhookFixtures {
         awaitTrue(Duration.ofSeconds(30), () -> given().header("X-Api-Key", account.apiKey())
                 .get("/accounts/" + account.id() + "/webhooks").statusCode() == 200, "the key reaches the gateway");
         return account;
+    }
+
+    /** A further API key of the account with {@code role} ({@code admin}, {@code read_only}), once it works. */
+    static String newKey(Account account, String role) {
+        String key = given().header("X-Api-Key", account.apiKey()).contentType(ContentType.JSON)
+                .body("{\"keyType\":\"api\",\"name\":\"it-" + role + "\",\"role\":\"" + role + "\"}")
+                .when().post("/accounts/" + account.id() + "/keys")
+                .then().statusCode(201).extract().path("generatedKey");
+        awaitTrue(Duration.ofSeconds(30), () -> given().header("X-Api-Key", key)
+                .get("/accounts/" + account.id() + "/webhooks").statusCode() == 200, "the new key reaches the gateway");
+        return key;
+    }
+
+    /** Publishes one record on the transactions topic and waits for the broker's acknowledgement. */
+    static void publish(KafkaProducer<String, String> producer, String key, String value) {
+        try {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                    dev.cryptopay.events.Topics.TRANSACTIONS, key, value)).get();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A single text value from webhook-service's database (read-only look behind the API), or null. */
+    static String text(String sql, String arg) {
+        try (Connection db = DriverManager.getConnection(Suite.jdbcUrl("webhook"), "payments", "payments");
+                PreparedStatement st = db.prepareStatement(sql)) {
+            st.setString(1, arg);
+            try (ResultSet rs = st.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Creates a webhook through the gateway; returns the creation answer (uuid, signingKey, ...). */

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.systemtests.Suite;
 import dev.cryptopay.systemtests.webhooks.WebhookFixtures.Account;
-import io.restassured.RestAssured;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -36,9 +35,7 @@ class WebhookReplicasIT {
 
     @Test
     void twoInstancesDeliverEveryEventExactlyOnce() throws Exception {
-        Suite suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        Suite suite = Suite.throughGateway();
         suite.startReplica("webhook", REPLICA, REPLICA_PORT);
         try (WebhookReceiver receiver = WebhookReceiver.answering(200);
                 KafkaProducer<String, String> producer = WebhookFixtures.producer();

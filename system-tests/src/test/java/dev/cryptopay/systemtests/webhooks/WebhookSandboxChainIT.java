@@ -33,9 +33,7 @@ class WebhookSandboxChainIT {
 
     @BeforeAll
     static void startSuite() {
-        suite = Suite.get();
-        RestAssured.baseURI = Suite.gatewayUrl();
-        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        suite = Suite.throughGateway();
         given().auth().oauth2(suite.operatorToken()).contentType(ContentType.JSON)
                 .body("{\"rates\":[{\"code\":\"BTC\",\"usd\":\"50000\"}]}")
                 .when().put("/operator/rates").then().statusCode(200);

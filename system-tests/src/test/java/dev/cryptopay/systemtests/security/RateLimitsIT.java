@@ -1,0 +1,98 @@
+package dev.cryptopay.systemtests.security;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.Suite;
+import io.restassured.RestAssured;
+import io.restassured.response.Response;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Security finding "abuse through public keys" (docs/security.md, docs/decisions.md §31): rate limits were per key
+ * only, so an account multiplied its rate by creating keys, and anyone holding a merchant's publishable key (public on
+ * its checkout) could drain that key's bucket for every customer. Now an account's keys share one bucket, and each
+ * client address has its own bucket per publishable key, the address taken from the trusted proxy's header. A second
+ * gateway with small buckets, its own consumer groups and {@code X-Forwarded-For} as the trusted header runs beside
+ * the suite's for this test.
+ */
+class RateLimitsIT {
+
+    private static final String REPLICA = "gateway-rate-limits";
+    private static final int REPLICA_PORT = 18096;
+    private static Suite suite;
+
+    @BeforeAll
+    static void startReplica() {
+        suite = Suite.throughGateway();
+        suite.startReplicas("gateway", Map.of(REPLICA, REPLICA_PORT), Map.of(
+                "CRYPTOPAY_LIMITS_REQUEST_BURST", "8",
+                "CRYPTOPAY_LIMITS_REQUESTS_PER_SECOND", "1",
+                "RATE_LIMIT_PUBLISHABLE_ADDRESS_CAPACITY", "3",
+                "RATE_LIMIT_PUBLISHABLE_ADDRESS_PER_SECOND", "1",
+                "CLIENT_ADDRESS_HEADER", "X-Forwarded-For",
+                "CLIENT_ADDRESS_TRUSTED_PROXIES", "127.0.0.1",
+                "MP_MESSAGING_INCOMING_KEYS_IN_GROUP_ID", "gateway-key-store-rate-limits-it",
+                "MP_MESSAGING_INCOMING_MERCHANTS_IN_GROUP_ID", "gateway-merchants-rate-limits-it"));
+    }
+
+    @AfterAll
+    static void stopReplica() {
+        suite.stopService(REPLICA);
+    }
+
+    @Test
+    void moreKeysDoNotMeanMoreRate() {
+        SandboxAccount account = SandboxAccount.create("Many Keys Ltd");
+        String[] keys = {account.apiKey(), account.newKey("api", "read_only", null),
+                account.newKey("api", "read_only", null)};
+        int limited = 0;
+        for (int i = 0; i < 21; i++) {
+            Response response = given().baseUri(replica()).header("X-Api-Key", keys[i % keys.length])
+                    .get("/accounts/" + account.accountId() + "/keys");
+            if (response.statusCode() == 429) {
+                limited++;
+                assertTrue(response.header("Retry-After") != null, "429 names Retry-After");
+            } else {
+                response.then().statusCode(200);
+            }
+        }
+        // each key made 7 requests, well inside its own bucket (200): only the account's bucket (8) can refuse
+        assertTrue(limited >= 5, "21 requests of one account over three keys: " + limited + " refused");
+    }
+
+    @Test
+    void oneClientCannotDrainAPublishableKeyForOthers() {
+        SandboxAccount account = SandboxAccount.create("Public Checkout Ltd");
+        String publishable = account.newKey("publishable", null, null);
+        int limited = 0;
+        for (int i = 0; i < 6; i++) {
+            int status = checkoutConfig(publishable, "203.0.113.10").statusCode();
+            limited += status == 429 ? 1 : 0;
+        }
+        assertTrue(limited >= 2, "6 requests of one client with one publishable key: " + limited + " refused");
+        // another customer of the same checkout, behind the same proxy, is not affected
+        assertNotEquals(429, checkoutConfig(publishable, "203.0.113.11").statusCode());
+        // the proxy's own (right-most) entry counts, not what the client put in front of it
+        assertNotEquals(429, checkoutConfig(publishable, "203.0.113.10, 203.0.113.12").statusCode());
+        int stillLimited = 0;
+        for (int i = 0; i < 3; i++) {
+            stillLimited += checkoutConfig(publishable, "203.0.113.12, 203.0.113.10").statusCode() == 429 ? 1 : 0;
+        }
+        assertTrue(stillLimited >= 1, "a client cannot leave its bucket by prefixing another address");
+    }
+
+    private static Response checkoutConfig(String publishable, String forwardedFor) {
+        return given().baseUri(replica()).header("X-Publishable-Key", publishable)
+                .header("X-Forwarded-For", forwardedFor).get("/merchant/config");
+    }
+
+    private static String replica() {
+        return "http://127.0.0.1:" + REPLICA_PORT;
+    }
+}

@@ -1,0 +1,57 @@
+package dev.cryptopay.systemtests.security;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.Suite;
+import io.restassured.RestAssured;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Security finding "unknown keys are not negatively cached" (docs/security.md, docs/decisions.md §32): every request
+ * with a made-up key was a synchronous call from the gateway to merchant-service. An unknown key is now remembered as
+ * unknown for ten seconds; merchant-service's own request metrics count the lookups.
+ */
+class UnknownKeyCacheIT {
+
+    private static final String LOOKUP_LABEL = "uri=\"/internal/keys/{keyHash}\"";
+
+    @BeforeAll
+    static void startSuite() {
+        Suite.throughGateway();
+    }
+
+    @Test
+    void aFloodOfOneUnknownKeyCostsOneLookup() {
+        String apiKey = "ak_" + UUID.randomUUID().toString().replace("-", "");
+        String publishable = "pk_" + UUID.randomUUID().toString().replace("-", "");
+        double before = lookups();
+        for (int i = 0; i < 15; i++) {
+            given().header("X-Api-Key", apiKey).get("/accounts/" + UUID.randomUUID() + "/keys").then().statusCode(401);
+            given().header("X-Publishable-Key", publishable).get("/merchant/config").then().statusCode(401);
+        }
+        double made = lookups() - before;
+        // one lookup per key (the first request), then none: the counter does see the gateway's lookups
+        assertTrue(made >= 1 && made <= 2,
+                "30 requests with two unknown keys made " + made + " lookups at merchant-service");
+    }
+
+    @Test
+    void aNewKeyWorksAtOnce() {
+        SandboxAccount account = SandboxAccount.create("Unknown Key Cache Ltd");
+        String key = account.newKey("api", "read_only", null);
+        given().header("X-Api-Key", key).get("/accounts/" + account.accountId() + "/keys").then().statusCode(200);
+    }
+
+    /** Requests merchant-service answered on its key-lookup route, from its management port's metrics. */
+    private static double lookups() {
+        String metrics = given().baseUri("http://127.0.0.1:" + Suite.managementPort(Suite.port("merchant")))
+                .get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith("http_server_requests_seconds_count{"))
+                .filter(l -> l.contains(LOOKUP_LABEL))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+}
