@@ -2,8 +2,9 @@
 # Gateway overhead: the same authenticated GET (GET /accounts/{id}/keys of the sandbox account) through the
 # gateway (8080, API key) and straight to merchant-service (8081, an identity token minted like the gateway's),
 # in the same run on the same machine, with wrk. Needs the suite from deploy/local/start, started with the per-key
-# rate limit out of the way (else most answers are 429):
-#   RATE_LIMIT_KEY_CAPACITY=1000000 RATE_LIMIT_KEY_PER_SECOND=1000000 deploy/local/start
+# and per-account rate limits out of the way (else most answers are 429):
+#   RATE_LIMIT_KEY_CAPACITY=1000000 RATE_LIMIT_KEY_PER_SECOND=1000000 CRYPTOPAY_LIMITS_REQUEST_BURST=1000000 \
+#   CRYPTOPAY_LIMITS_REQUESTS_PER_SECOND=1000000 deploy/local/start
 #   bench/gateway-overhead.sh [--duration 20s] [--connections 16]
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/../deploy/local/lib.sh"

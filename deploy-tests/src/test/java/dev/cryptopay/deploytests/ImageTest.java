@@ -29,7 +29,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.GZIPInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
 import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
@@ -143,11 +145,30 @@ class ImageTest {
             String started = Files.readString(log);
             assertTrue(started.contains("reporting-service"), started);
         } finally {
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            stop(process);
+        }
+    }
+
+    /**
+     * Stops the container's processes: the service first (a child of unshare; unshare's --kill-child does not reach
+     * it, because the parent-death signal is cleared when the child changes to the image's user), then unshare.
+     * A service left running would keep writing into the test database and reading the test broker.
+     */
+    private static void stop(Process process) throws InterruptedException {
+        List<ProcessHandle> children = process.descendants().toList();
+        children.forEach(ProcessHandle::destroy);
+        process.destroy();
+        for (ProcessHandle child : children) {
+            try {
+                child.onExit().get(20, TimeUnit.SECONDS);
+            } catch (ExecutionException | TimeoutException e) {
+                child.destroyForcibly();
             }
         }
+        if (!process.waitFor(20, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        assertTrue(children.stream().noneMatch(ProcessHandle::isAlive), "the container's service outlived the test");
     }
 
     /** The command that runs {@code args} in {@code rootfs} as the image's user, in its working directory. */

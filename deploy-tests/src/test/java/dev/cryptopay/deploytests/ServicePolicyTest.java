@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.FieldSource;
 /**
  * The rules every service's manifests keep, in both overlays: probes on the management port's health endpoints,
  * requests and limits, a PodDisruptionBudget, a NetworkPolicy, a ServiceMonitor, a hardened pod; only the gateway
- * reachable from outside; autoscaling where the issue asks for it; the Kafka topics of decisions §8; and no secret
+ * reachable from outside; autoscaling where the issue asks for it; the Kafka topics of docs/decisions.md §8; and no secret
  * value anywhere in what is committed.
  */
 class ServicePolicyTest {
@@ -212,7 +212,7 @@ class ServicePolicyTest {
                 .get(0).path("envFrom").toString().contains(Manifests.name(common.get(0))), Manifests.id(d)));
     }
 
-    /** The KafkaTopics are the topics of deploy/local/kafka.sh (decisions §8), with production's replication. */
+    /** The KafkaTopics are the topics of deploy/local/kafka.sh (docs/decisions.md §8), with production's replication. */
     @ParameterizedTest
     @FieldSource("OVERLAYS")
     void everyTopicOfTheLocalBrokerIsAKafkaTopicWithReplicationThree(String overlay) throws IOException {
