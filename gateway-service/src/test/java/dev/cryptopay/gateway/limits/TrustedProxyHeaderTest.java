@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -30,16 +31,19 @@ class TrustedProxyHeaderTest {
 
     @Test
     void eachForwardedClientHasItsOwnBucketAndOnlyTheProxysEntryCounts() {
-        assertEquals(200, fetch("192.0.2.1"));
-        assertEquals(200, fetch("192.0.2.1"));
-        assertEquals(429, fetch("192.0.2.1"));
+        // The document is built once, so the calls below are quick next to the bucket's one-second refill.
+        assertEquals(200, fetch("192.0.2.250").statusCode());
+        assertEquals(200, fetch("192.0.2.1").statusCode());
+        assertEquals(200, fetch("192.0.2.1").statusCode());
+        Buckets.untilLimited(2, 200, () -> fetch("192.0.2.1"));
         // another client behind the same proxy
-        assertEquals(200, fetch("192.0.2.2"));
-        // a client cannot leave its bucket by putting another address in front of the proxy's entry
-        assertEquals(429, fetch("198.51.100.9, 192.0.2.1"));
+        assertEquals(200, fetch("192.0.2.2").statusCode());
+        // A client cannot leave its bucket by putting another address in front of the proxy's entry: a fresh
+        // bucket for 198.51.100.9 would answer 200 twice; 192.0.2.1's holds at most the one token it refilled.
+        Buckets.untilLimited(2, 200, () -> fetch("198.51.100.9, 192.0.2.1"));
     }
 
-    private static int fetch(String forwardedFor) {
-        return given().header("X-Forwarded-For", forwardedFor).when().get("/openapi.json").statusCode();
+    private static Response fetch(String forwardedFor) {
+        return given().header("X-Forwarded-For", forwardedFor).when().get("/openapi.json");
     }
 }
