@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,7 +13,7 @@ import java.util.function.Supplier;
 
 /**
  * What system tests share for reaching behind the API: a statement on one service's database (to age a row that only
- * time would otherwise change, such as an expiry) and polling for a condition.
+ * time would otherwise change, such as an expiry), a count to wait on, and polling for a condition.
  */
 public final class ServiceDatabases {
 
@@ -27,6 +28,22 @@ public final class ServiceDatabases {
                 statement.setObject(i + 1, params[i]);
             }
             return statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    /** Runs one {@code select count(*)} (or any single-number query) on the service's database; answers the number. */
+    public static long count(String database, String sql, Object... params) {
+        try (Connection c = DriverManager.getConnection(Suite.jdbcUrl(database), "payments", "payments");
+                PreparedStatement statement = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                statement.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getLong(1);
+            }
         } catch (SQLException e) {
             throw new IllegalStateException(sql, e);
         }

@@ -17,7 +17,9 @@ public final class Await {
     }
 
     public static void until(BooleanSupplier condition, Supplier<String> message) {
-        Duration timeout = Duration.ofSeconds(20);
+        // generous: a test class's first wait also covers its consumer groups reading the test broker's topics from
+        // the start, which hold every event the other modules' tests produced earlier in the same build
+        Duration timeout = Duration.ofSeconds(60);
         long deadline = System.nanoTime() + timeout.toNanos();
         AssertionError last = null;
         while (true) {

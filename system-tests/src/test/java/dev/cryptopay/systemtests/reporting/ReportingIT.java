@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
 import io.restassured.RestAssured;
 import io.restassured.config.JsonConfig;
@@ -70,8 +71,13 @@ class ReportingIT {
                         + "\"perTransaction\":{\"basisPoints\":50,\"flatCents\":10}}}}")
                 .when().put("/accounts/" + account.accountId() + "/merchants/" + merchant).then().statusCode(200);
 
-        // the update (fees, one confirmation) travels to transaction-service through Kafka first
-        sleep(3000);
+        // The update (fees, one confirmation) travels to transaction-service through Kafka first: wait until its
+        // merchant view holds it, then out the view's one-second cache (docs/decisions.md §68).
+        ServiceDatabases.awaitTrue(() -> ServiceDatabases.count("transaction", "select count(*) from merchant_view "
+                + "where merchant_id = ?::uuid and config #>> '{cryptoNetworkConfigs,polygon,USDC,minConfirmsLow}' = '1'",
+                merchant) == 1,
+                "the merchant's update in transaction-service's view");
+        sleep(1_100);
         JsonPath first = create("order-paid", "USDC", "polygon");
         paid = first.getString("transactionId");
         sandboxTransfer("polygon", "USDC", first.getString("address"), "100", 1);
