@@ -94,7 +94,8 @@ public class IdempotencyStore {
                 + "and response_status is null").setParameter(1, scope).setParameter(2, key).executeUpdate();
     }
 
-    @Scheduled(every = "10m", delayed = "1m")
+    @Scheduled(every = "10m", delayed = "1m",
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     @Transactional
     void purgeExpired() {
         em.createNativeQuery("delete from idempotency_record where expires_at < now()").executeUpdate();

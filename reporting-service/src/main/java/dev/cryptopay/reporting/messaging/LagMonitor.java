@@ -59,7 +59,8 @@ public class LagMonitor {
         }
     }
 
-    @Scheduled(every = "5s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "5s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void measure() {
         try {
             measureNow();

@@ -50,7 +50,8 @@ public class StoreSchemas {
     }
 
     /** Another replica may have switched the store: every replica re-reads the pointer every few seconds. */
-    @Scheduled(every = "3s", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "3s", delayed = "3s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void poll() {
         if (active != null) {
             refresh();

@@ -86,9 +86,12 @@ public class OutboxRelay {
         }
     }
 
-    // The first run waits until Reactive Messaging has wired the channel at start-up. Each tick is an in-memory
-    // check; the relay itself runs only once the current idle delay has passed since the last run (§70).
-    @Scheduled(every = "${cryptopay.outbox.interval:1s}", delayed = "5s")
+    // No run before the application has started (Reactive Messaging wires the channel during the start, which took
+    // longer than the 5 s delay on a cold machine and logged "Unable to connect an emitter") nor once it is shutting
+    // down. Each tick is an in-memory check; the relay itself runs only once the current idle delay has passed since
+    // the last run (§70).
+    @Scheduled(every = "${cryptopay.outbox.interval:1s}", delayed = "5s",
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void safetyNet() {
         if (backoff.due()) {
             wake();

@@ -50,7 +50,8 @@ public class BillingJob {
     }
 
     @Scheduled(every = "${cryptopay.subscriptions.billing-job-interval:10s}", delayed = "3s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void scheduled() {
         if (!config.billingJobEnabled() || stopping) {
             return;

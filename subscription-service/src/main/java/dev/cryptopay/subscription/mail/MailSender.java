@@ -56,7 +56,8 @@ public class MailSender {
         }
     }
 
-    @Scheduled(every = "${cryptopay.subscriptions.mail.interval:5s}", delayed = "5s")
+    @Scheduled(every = "${cryptopay.subscriptions.mail.interval:5s}", delayed = "5s",
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void safetyNet() {
         wake();
     }

@@ -66,7 +66,8 @@ public class Expiry {
     }
 
     @Scheduled(every = "${cryptopay.transaction.detection.expiry-interval:1s}", delayed = "3s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void run() {
         if (!config.detection().enabled() || !backoff.due()) {
             return;

@@ -85,7 +85,8 @@ public class PaymentWatcher {
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
 
-    @Scheduled(every = "${cryptopay.transaction.detection.interval:1s}", delayed = "2s")
+    @Scheduled(every = "${cryptopay.transaction.detection.interval:1s}", delayed = "2s",
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void tick() {
         if (config.detection().enabled() && backoff.due()) {
             adapters.all().forEach(adapter -> wake(adapter.network()));

@@ -114,7 +114,8 @@ public class BillingRequestConsumer {
         }
     }
 
-    @Scheduled(every = "1s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "1s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void retryDue() {
         try {
             while (retry() == RETRY_BATCH) {

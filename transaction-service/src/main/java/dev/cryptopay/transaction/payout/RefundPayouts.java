@@ -70,7 +70,8 @@ public class RefundPayouts {
     }
 
     @Scheduled(every = "${cryptopay.transaction.refunds.payout-interval:1s}", delayed = "3s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void run() {
         if (!config.detection().enabled()) {
             return;

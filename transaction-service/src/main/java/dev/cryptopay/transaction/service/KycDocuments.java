@@ -101,7 +101,8 @@ public class KycDocuments {
 
     /** Deletes documents older than the retention period, in batches. */
     @Scheduled(every = "${cryptopay.transaction.kyc.purge-interval:1h}", delayed = "5s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void purge() {
         OffsetDateTime cutoff = Clock.now().minus(config.documentRetention());
         int deleted = 0;

@@ -44,7 +44,8 @@ public class PayloadRetention {
         this.retention = config.payloadRetention();
     }
 
-    @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    @Scheduled(every = "1h", delayed = "1m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void scheduled() {
         int deleted = 0;
         int batch;
