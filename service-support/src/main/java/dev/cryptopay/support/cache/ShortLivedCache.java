@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Values read from this replica's own database, kept for a short time so that a busy second of requests shares one
@@ -24,13 +25,20 @@ public final class ShortLivedCache<K, V> {
 
     private final long ttlNanos;
     private final int maxEntries;
+    private final LongSupplier nanoClock;
     private final Map<K, Kept<V>> kept = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
 
     /** {@code maxEntries}: past this many kept values the cache starts over (a bound on memory, not an LRU). */
     public ShortLivedCache(long ttlNanos, int maxEntries) {
+        this(ttlNanos, maxEntries, System::nanoTime);
+    }
+
+    /** With the clock the ages are read from ({@link System#nanoTime} in use), so a test can move time by hand. */
+    ShortLivedCache(long ttlNanos, int maxEntries, LongSupplier nanoClock) {
         this.ttlNanos = ttlNanos;
         this.maxEntries = maxEntries;
+        this.nanoClock = nanoClock;
     }
 
     /**
@@ -38,7 +46,7 @@ public final class ShortLivedCache<K, V> {
      * {@code null} from {@code load} is answered and never kept.
      */
     public V get(K key, Function<K, V> load) {
-        long now = System.nanoTime();
+        long now = nanoClock.getAsLong();
         Kept<V> hit = kept.get(key);
         if (hit != null && now - hit.readAt() < ttlNanos) {
             return hit.value();

@@ -145,14 +145,18 @@ final class Fixtures {
                 .when().post("/sandbox/chain/blocks").then().statusCode(200).extract().asString());
     }
 
-    /** Waits until the mined blocks are read: the cursor reaches the sandbox head. */
-    /** Get Transaction until {@code condition} holds (10 s at most). */
+    /**
+     * Get Transaction until {@code condition} holds, 30 s at most: one wait may span several scheduler-driven passes
+     * (watcher, expiry, refund payouts) on a loaded machine, and the ceiling costs nothing when the condition holds.
+     */
     static JsonNode await(MerchantConfiguration m, String id, Predicate<JsonNode> condition) {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(10));
+        Duration timeout = Duration.ofSeconds(30);
+        Instant deadline = Instant.now().plus(timeout);
         JsonNode tx = Fixtures.get(apiKey(m), id);
         while (!condition.test(tx)) {
             if (Instant.now().isAfter(deadline)) {
-                throw new AssertionError("condition not reached within 10 s; last state: " + tx.toPrettyString());
+                throw new AssertionError("condition not reached within " + timeout.toSeconds() + " s; last state: "
+                        + tx.toPrettyString());
             }
             pause();
             tx = Fixtures.get(apiKey(m), id);

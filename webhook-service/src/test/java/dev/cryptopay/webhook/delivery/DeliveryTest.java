@@ -164,19 +164,57 @@ class DeliveryTest {
         try (Receiver dead = Receiver.hanging(); Receiver live = Receiver.answering(200)) {
             String deadHook = Api.createWebhook(account, "dead", dead.url(), List.of("*")).getString("uuid");
             Api.createWebhook(account, "live", live.url(), List.of("*"));
+            // 60 events to a receiver that never answers (%test: 1 s request timeout, 4 in flight per endpoint) take
+            // 15 s in line: were the live receiver's deliveries held up behind the dead one's, its last would wait for
+            // at least the dead one's 57th attempt, which cannot begin before 14 s after the first. The clock starts
+            // before the first event is sent, so that holds however long sending takes; 10 s leaves the real design
+            // (send, consume, claim, 60 quick POSTs) room on a loaded machine and a blocked one none.
+            int count = 60;
+            long start = System.nanoTime();
             List<String> ids = new java.util.ArrayList<>();
-            for (int i = 0; i < 30; i++) {
+            for (int i = 0; i < count; i++) {
                 ids.add(events.transaction(account, "transaction.created"));
             }
-            // 30 events to a receiver that never answers (1 s timeout each, 4 at a time) would take 8 s in line;
-            // the live receiver gets all of them long before that.
-            long start = System.currentTimeMillis();
-            Await.until(Duration.ofSeconds(6), () -> ids.stream().allMatch(id -> live.requestsFor(id).size() >= 1),
-                    () -> "live receiver got " + live.requests().size() + " of 30");
-            assertTrue(System.currentTimeMillis() - start < 6000);
-            assertTrue(dead.maxConcurrent() <= 4, "per-endpoint limit held: " + dead.maxConcurrent());
+            Await.until(WAIT, () -> ids.stream().allMatch(id -> live.requestsFor(id).size() >= 1),
+                    () -> "live receiver got " + live.requests().size() + " of " + count);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+            int deadAttempts = dead.requests().size();
+            assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "the live receiver had all after " + took);
+            // Each dead attempt holds one of the 4 slots for the 1 s timeout: at most 40 began within those 10 s,
+            // where a live receiver waiting in line would have had its last event after nearly all 60.
+            assertTrue(deadAttempts < count, "the dead receiver had " + deadAttempts + " attempts by then");
+
+            // The per-endpoint limit, from the attempts the dispatcher recorded (the receiver cannot tell: its handlers
+            // keep hanging after the dispatcher gave up on them, so it counts every attempt of every 1 s wave).
+            Await.until(WAIT, () -> recordedAttempts(deadHook) >= deadAttempts,
+                    () -> recordedAttempts(deadHook) + " of " + deadAttempts + " dead attempts recorded");
+            int atOnce = mostAttemptsAtOnce(deadHook);
+            assertTrue(atOnce <= 4, "per-endpoint limit held: " + atOnce + " attempts at once");
             Api.setStatus(account, deadHook, -1);
         }
+    }
+
+    private long recordedAttempts(String webhook) {
+        return QuarkusTransaction.requiringNew().call(() -> ((Number) em
+                .createNativeQuery("select count(*) from delivery_attempt where webhook_id = ?1")
+                .setParameter(1, UUID.fromString(webhook)).getSingleResult()).longValue());
+    }
+
+    /**
+     * The most recorded attempts of {@code webhook} under way at one time: for each attempt's start, how many began
+     * no later and had not ended yet. An attempt counts as ended 50 ms early, so clock and rounding noise between
+     * one attempt's end and the next one's start on a freed slot never counts as overlap; a missing limit overlaps
+     * by the whole 1 s timeout.
+     */
+    private int mostAttemptsAtOnce(String webhook) {
+        return QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery("""
+                select coalesce(max(under_way), 0) from (
+                    select count(*) as under_way from delivery_attempt a join delivery_attempt b
+                        on b.webhook_id = a.webhook_id and b.attempted_at <= a.attempted_at
+                        and (b.id = a.id or b.attempted_at + (b.duration_ms - 50) * interval '1 millisecond'
+                            > a.attempted_at)
+                    where a.webhook_id = ?1 group by a.id) starts
+                """).setParameter(1, UUID.fromString(webhook)).getSingleResult()).intValue());
     }
 
     private static List<String> fieldNames(JsonNode node) {
