@@ -99,7 +99,7 @@ class ContractGapsIT {
         String own = createTransaction(key).then().statusCode(201).extract().path("transactionId");
 
         awaitViewRow(merchant);
-        assertEquals(1, ItDatabase.update("transaction", "delete from merchant_view where merchant_id = ?",
+        assertEquals(1, ServiceDatabases.update("transaction", "delete from merchant_view where merchant_id = ?",
                 UUID.fromString(merchant)));
         // The row was deleted behind transaction-service's back, not by a merchants event, so the copy a creation
         // read a moment ago stays in its one-second view cache (docs/decisions.md §68); wait it out, or the
@@ -159,7 +159,7 @@ class ContractGapsIT {
     private static void awaitViewRow(String merchant) {
         Instant deadline = Instant.now().plusSeconds(20);
         while (Instant.now().isBefore(deadline)) {
-            if ("1".equals(ItDatabase.value("transaction", "select count(*) from merchant_view where merchant_id = ?",
+            if ("1".equals(ServiceDatabases.value("transaction", "select count(*) from merchant_view where merchant_id = ?",
                     UUID.fromString(merchant)))) {
                 return;
             }

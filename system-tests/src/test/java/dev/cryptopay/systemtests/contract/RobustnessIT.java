@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
 import io.restassured.RestAssured;
 import io.restassured.config.EncoderConfig;
@@ -386,18 +387,18 @@ class RobustnessIT {
     private static Map<String, String> stored() {
         UUID id = UUID.fromString(account.accountId());
         Map<String, String> state = new LinkedHashMap<>();
-        state.put("accounts", ItDatabase.value("merchant", "select count(*) from account"));
-        state.put("account", ItDatabase.value("merchant", "select version || ':' || settings::text from account where id = ?", id));
-        state.put("keys", ItDatabase.value("merchant", "select count(*) || ':' || max(version) from account_key where account_id = ?", id));
-        state.put("merchants", ItDatabase.value("merchant",
+        state.put("accounts", ServiceDatabases.value("merchant", "select count(*) from account"));
+        state.put("account", ServiceDatabases.value("merchant", "select version || ':' || settings::text from account where id = ?", id));
+        state.put("keys", ServiceDatabases.value("merchant", "select count(*) || ':' || max(version) from account_key where account_id = ?", id));
+        state.put("merchants", ServiceDatabases.value("merchant",
                 "select count(*) || ':' || sum(version) || ':' || max(status) from merchant where account_id = ?", id));
-        state.put("transactions", ItDatabase.value("transaction",
+        state.put("transactions", ServiceDatabases.value("transaction",
                 "select count(*) || ':' || max(updated_at)::text || ':' || sum(status) from transaction where account_id = ?", id));
-        state.put("payment requests", ItDatabase.value("transaction",
+        state.put("payment requests", ServiceDatabases.value("transaction",
                 "select count(*) from payment_request p join transaction t on t.id = p.transaction_id where t.account_id = ?", id));
-        state.put("sandbox transfers", ItDatabase.value("transaction", "select count(*) from sandbox_transfer"));
-        state.put("sandbox blocks", ItDatabase.value("transaction", "select count(*) from sandbox_block"));
-        state.put("webhooks", ItDatabase.value("webhook",
+        state.put("sandbox transfers", ServiceDatabases.value("transaction", "select count(*) from sandbox_transfer"));
+        state.put("sandbox blocks", ServiceDatabases.value("transaction", "select count(*) from sandbox_block"));
+        state.put("webhooks", ServiceDatabases.value("webhook",
                 "select count(*) || ':' || string_agg(status::text || url, ',') from webhook where account_id = ?", id));
         return state;
     }

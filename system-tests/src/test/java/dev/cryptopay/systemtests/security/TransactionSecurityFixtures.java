@@ -14,14 +14,8 @@ import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -153,25 +147,6 @@ final class TransactionSecurityFixtures {
 
     /** Rows of a query on transaction-service's database, each as its columns' values. */
     static List<List<Object>> rows(String sql, Object... params) {
-        try (Connection c = DriverManager.getConnection(Suite.jdbcUrl("transaction"), "payments", "payments");
-                PreparedStatement statement = c.prepareStatement(sql)) {
-            for (int i = 0; i < params.length; i++) {
-                statement.setObject(i + 1, params[i]);
-            }
-            List<List<Object>> rows = new ArrayList<>();
-            try (ResultSet result = statement.executeQuery()) {
-                int columns = result.getMetaData().getColumnCount();
-                while (result.next()) {
-                    List<Object> row = new ArrayList<>();
-                    for (int i = 1; i <= columns; i++) {
-                        row.add(result.getObject(i));
-                    }
-                    rows.add(row);
-                }
-            }
-            return rows;
-        } catch (SQLException e) {
-            throw new IllegalStateException(sql, e);
-        }
+        return ServiceDatabases.rows("transaction", sql, params);
     }
 }

@@ -3,17 +3,13 @@ package dev.cryptopay.systemtests.webhooks;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -81,15 +77,7 @@ final class WebhookFixtures {
 
     /** A single text value from webhook-service's database (read-only look behind the API), or null. */
     static String text(String sql, String arg) {
-        try (Connection db = DriverManager.getConnection(Suite.jdbcUrl("webhook"), "payments", "payments");
-                PreparedStatement st = db.prepareStatement(sql)) {
-            st.setString(1, arg);
-            try (ResultSet rs = st.executeQuery()) {
-                return rs.next() ? rs.getString(1) : null;
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return ServiceDatabases.value("webhook", sql, arg);
     }
 
     /** Creates a webhook through the gateway; returns the creation answer (uuid, signingKey, ...). */
@@ -164,16 +152,7 @@ final class WebhookFixtures {
 
     /** A single number from webhook-service's database (read-only look behind the API). */
     static long count(String sql, String arg) {
-        try (Connection db = DriverManager.getConnection(Suite.jdbcUrl("webhook"), "payments", "payments");
-                PreparedStatement st = db.prepareStatement(sql)) {
-            st.setString(1, arg);
-            try (ResultSet rs = st.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return ServiceDatabases.count("webhook", sql, arg);
     }
 
     static void awaitTrue(Duration timeout, BooleanSupplier condition, String what) {
