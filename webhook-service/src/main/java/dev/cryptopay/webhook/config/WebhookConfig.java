@@ -48,6 +48,14 @@ public interface WebhookConfig {
     Duration pollInterval();
 
     /**
+     * While its claims find nothing and nothing is in flight, the dispatcher's wait doubles from the poll interval up
+     * to this (docs/decisions.md §76). New deliveries, redeliveries and this instance's own retries (it knows when
+     * they fall due) still wake it on time; only work another instance left behind may wait this long.
+     */
+    @WithDefault("4s")
+    Duration maxIdlePollInterval();
+
+    /**
      * Address ranges webhook URLs may lead to although they are not public ({@code 127.0.0.0/8,::1}): for local
      * testing only, set by the test suite and the local scripts, never in a deployment. Link-local addresses and
      * the IPv6 transition ranges stay refused whatever this says (docs/decisions.md §41).

@@ -27,9 +27,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLException;
 import org.jboss.logging.Logger;
 
@@ -38,8 +40,9 @@ import org.jboss.logging.Logger;
  *
  * <ul>
  * <li>One dispatcher thread claims due deliveries from the database ({@link DeliveryStore#claim}), woken when the
- * consumer committed new ones, when an attempt finished, or every {@code poll-interval} for retries and for work
- * another instance left behind.</li>
+ * consumer committed new ones, when an attempt finished, when one of this instance's retries falls due, or every
+ * {@code poll-interval} for work another instance left behind; while its claims find nothing that wait doubles up to
+ * {@code max-idle-poll-interval} (docs/decisions.md §76), so an idle service does not query four times a second.</li>
  * <li>Each claimed delivery is attempted on its own virtual thread: resolve and check the destination, sign with a
  * fresh timestamp, POST, wait at most the request timeout.</li>
  * <li>Concurrency is bounded per endpoint (webhook): a saturated endpoint is left out of the next claims, so its
@@ -55,6 +58,8 @@ public class DeliveryDispatcher {
     private static final int MAX_RECORD_BATCH = 500;
     /** The result writer waits this long for more results to write in the same transaction. */
     private static final long RECORD_LINGER_NANOS = 20_000_000L;
+    /** Beyond this many known retries, further ones are found by the idle poll (at most its cap late). */
+    private static final int MAX_KNOWN_RETRIES = 10_000;
 
     private final DeliveryStore store;
     private final Sender sender;
@@ -67,6 +72,11 @@ public class DeliveryDispatcher {
     /** Endpoints whose last claim filled all their free slots: they may have more due work waiting. */
     private final Set<UUID> mayHaveMore = ConcurrentHashMap.newKeySet();
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** When this instance's recorded retries fall due ({@code System.nanoTime()}), earliest first. */
+    private final PriorityBlockingQueue<Long> retriesDue = new PriorityBlockingQueue<>();
+    /** The limit the last claim round asked for (dispatcher thread only). */
+    private int lastLimit;
+    private final AtomicLong claimRounds = new AtomicLong();
     private final LinkedBlockingQueue<Outcome> finished = new LinkedBlockingQueue<>();
     private final ExecutorService attempts = Executors.newThreadPerTaskExecutor(
             Thread.ofVirtual().name("webhook-attempt-", 0).factory());
@@ -116,6 +126,11 @@ public class DeliveryDispatcher {
         }
     }
 
+    /** Claim rounds run since start (for tests: an idle dispatcher backs off). */
+    long claimRounds() {
+        return claimRounds.get();
+    }
+
     /** Attempts under way on this instance (for tests and metrics). */
     public int inFlight() {
         return inFlight.get();
@@ -123,36 +138,61 @@ public class DeliveryDispatcher {
 
     private void dispatchLoop() {
         long pollMillis = Math.max(10, config.pollInterval().toMillis());
+        long maxIdleMillis = Math.max(pollMillis, config.maxIdlePollInterval().toMillis());
+        long idleMillis = pollMillis;
         long backoff = 0;
         while (running) {
             try {
                 if (backoff > 0) {
                     Thread.sleep(backoff);
                 }
-                wakeUps.tryAcquire(pollMillis, TimeUnit.MILLISECONDS);
+                boolean woken = wakeUps.tryAcquire(Math.min(idleMillis, millisUntilNextRetry()), TimeUnit.MILLISECONDS);
                 wakeUps.drainPermits();
-                while (running && dispatchOnce()) {
-                    // a full claim: there may be more due work, and there is room for it
-                }
+                dropRetriesDue();
+                int claimed = 0;
+                int round;
+                do {
+                    round = dispatchOnce();
+                    claimed += Math.max(0, round);
+                } while (running && round > 0 && round == lastLimit);
+                // Idle back-off: only after a round that found nothing while nothing was under way.
+                idleMillis = woken || claimed > 0 || inFlight.get() > 0 ? pollMillis
+                        : Math.min(maxIdleMillis, idleMillis * 2);
                 backoff = 0;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;
             } catch (Exception e) {
                 backoff = Math.min(5000, Math.max(250, backoff * 2));
+                idleMillis = pollMillis;
                 LOG.warnf("claiming deliveries failed, retrying in %d ms: %s", backoff, e.getMessage());
             }
         }
     }
 
+    /** Milliseconds until this instance's earliest recorded retry falls due (at least 1; a long time if none). */
+    private long millisUntilNextRetry() {
+        Long due = retriesDue.peek();
+        return due == null ? Long.MAX_VALUE : Math.max(1, (due - System.nanoTime() + 999_999) / 1_000_000);
+    }
+
+    private void dropRetriesDue() {
+        long now = System.nanoTime();
+        Long due;
+        while ((due = retriesDue.peek()) != null && due - now <= 0) {
+            retriesDue.remove(due);
+        }
+    }
+
     /**
-     * One claim round. Returns true when it claimed as many as it asked for (there may be more right away);
-     * otherwise the next round waits for a wake-up: an attempt finishing, new deliveries, or the poll interval.
+     * One claim round. Answers how many it claimed, or -1 when there was no room for any; when it claimed as many as
+     * it asked for ({@link #lastLimit}) there may be more right away, otherwise the next round waits for a wake-up: an
+     * attempt finishing, new deliveries, a retry falling due, or the poll interval.
      */
-    boolean dispatchOnce() throws Exception {
+    int dispatchOnce() throws Exception {
         int room = config.maxInFlight() - inFlight.get();
         if (room <= 0) {
-            return false;
+            return -1;
         }
         int perEndpoint = config.maxInFlightPerEndpoint();
         List<UUID> saturated = new ArrayList<>();
@@ -166,6 +206,8 @@ public class DeliveryDispatcher {
         });
         long began = System.nanoTime();
         int limit = Math.min(room, MAX_CLAIM);
+        lastLimit = limit;
+        claimRounds.incrementAndGet();
         List<Claimed> claimed = store.claim(saturated, free, perEndpoint, limit, config.lease());
         if (LOG.isDebugEnabled()) {
             LOG.debugf("claimed %d in %d ms (in flight %d, saturated endpoints %d)", claimed.size(),
@@ -187,7 +229,7 @@ public class DeliveryDispatcher {
                 mayHaveMore.remove(webhook);
             }
         });
-        return claimed.size() == limit;
+        return claimed.size();
     }
 
     private void attempt(Claimed delivery) {
@@ -275,6 +317,7 @@ public class DeliveryDispatcher {
             try {
                 long began = System.nanoTime();
                 store.record(batch, config.retrySchedule());
+                scheduleRetries(batch);
                 if (LOG.isDebugEnabled()) {
                     LOG.debugf("recorded %d attempts in %d ms", batch.size(), (System.nanoTime() - began) / 1_000_000);
                 }
@@ -293,6 +336,26 @@ public class DeliveryDispatcher {
                 }
                 backoff = Math.min(5000, backoff * 2);
             }
+        }
+    }
+
+    /**
+     * Notes when the retries just recorded fall due (the store's schedule: the wait at the delivery's retry step), so
+     * the dispatcher wakes for them however far it has backed off; wakes it now if the earliest moved earlier.
+     */
+    private void scheduleRetries(List<Outcome> recorded) {
+        List<Duration> schedule = config.retrySchedule();
+        long now = System.nanoTime();
+        Long earliestBefore = retriesDue.peek();
+        for (Outcome o : recorded) {
+            int step = o.delivery().retryStep();
+            if (!o.succeeded() && step < schedule.size() && retriesDue.size() < MAX_KNOWN_RETRIES) {
+                retriesDue.add(now + schedule.get(step).toNanos());
+            }
+        }
+        Long earliest = retriesDue.peek();
+        if (earliest != null && (earliestBefore == null || earliest - earliestBefore < 0)) {
+            wake();
         }
     }
 
