@@ -27,6 +27,8 @@
 #   gateway and transaction-service are quiet; see the warm-up below)
 #   [--idle-drain 60]: how long to wait, before the idle measurement that precedes the runs, for earlier runs' open
 #   transactions to expire (they are open for 15 minutes; the figure names how many were still open)
+#   [--settle-max 120]: after the runs, the idle measurement waits until the JIT compilers of the six services are
+#   quiet (together under 0.5% of a core over 5 s), at most this long; the table says how long it waited
 # --merchants N spreads the creations over N merchants of the sandbox account (the bench merchant and N-1 more created
 # for the run): through the gateway with one account-wide publishable key as pk_…:<merchant>, directly with one
 # identity token per merchant; every request picks its merchant at random (bench/create-transaction-many.lua).
@@ -38,7 +40,7 @@ BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$BENCH_DIR/../deploy/local/lib.sh"
 find_java >/dev/null # jcmd and jfr (jfr view) of the JDK the services run on
 
-duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchants=1 idle_drain=60 warmup_max=300
+duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchants=1 idle_drain=60 warmup_max=300 settle_max=120
 while (($# > 0)); do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
@@ -49,6 +51,7 @@ while (($# > 0)); do
     --jfr) jfr=true; shift ;;
     --merchants) merchants="$2"; shift 2 ;;
     --idle-drain) idle_drain="$2"; shift 2 ;;
+    --settle-max) settle_max="$2"; shift 2 ;;
     --warmup-max) warmup_max="$2"; shift 2 ;;
     *) die "unknown option $1" ;;
   esac
@@ -376,8 +379,36 @@ if $jfr; then
 fi
 
 # --- 4. idle CPU and memory --------------------------------------------------------------------------------------
-step "idle: waiting 10 s for the work of the runs to drain (outbox, webhooks), then measuring for $idle s"
+# The idle figure is the suite's steady state: the JIT compilers keep compiling for a while what the runs made hot
+# (and the consumers of the runs' events), 2% of a core and more across the six services 10 s after the runs, which a
+# service pays once after a start, not for ever. So the measurement starts once the C1 and C2 compiler threads of the
+# six services together spend under 0.5% of a core over 5 s (at most --settle-max seconds; the table says which).
+jit_ticks_all() {
+  local s t f total=0
+  for s in "${SERVICES[@]}"; do
+    for t in /proc/"${PID[$s]}"/task/*; do
+      [[ "$(cat "$t/comm" 2>/dev/null)" == C[12]* ]] || continue
+      f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
+      read -r -a a <<<"$f"
+      total=$((total + a[11] + a[12]))
+    done
+  done
+  echo "$total"
+}
+step "idle: waiting 10 s for the work of the runs to drain (outbox, webhooks), then until the JIT compilers are quiet (at most ${settle_max}s)"
 sleep 10
+settle_started=$SECONDS settle_quiet=false hz=$(getconf CLK_TCK)
+while ((SECONDS - settle_started < settle_max)); do
+  j0=$(jit_ticks_all)
+  sleep 5
+  j1=$(jit_ticks_all)
+  if (((j1 - j0) * 1000 * 200 < hz * 5000)); then # under 0.5% of a core over 5 s
+    settle_quiet=true
+    break
+  fi
+done
+settle_seconds=$((SECONDS - settle_started))
+step "idle: compilers $($settle_quiet && echo quiet || echo 'still compiling') after ${settle_seconds}s; measuring for $idle s"
 cpu_snapshot idle-0
 thread_snapshot idle-0
 sleep "$idle"
@@ -426,10 +457,11 @@ curl -s --max-time 10 http://127.0.0.1:8182/q/metrics | grep '^cryptopay_address
     echo "cpu idle0 $g $(cpu_delta idle0-0 idle0-1 "$g")"
   done
 } >"$out/cpu.txt"
-python3 - "$out" "$idle" "$connections" "$duration" "$merchants" "$warm_seconds" "$warm_quiet" <<'PY'
+python3 - "$out" "$idle" "$connections" "$duration" "$merchants" "$warm_seconds" "$warm_quiet" "$settle_seconds" "$settle_quiet" <<'PY'
 import collections, re, sys
 out, idle, connections, duration, merchants = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 warm_seconds, warm_quiet = sys.argv[6], sys.argv[7] == "true"
+settle_seconds, settle_quiet = sys.argv[8], sys.argv[9] == "true"
 
 def pgbench(name):
     text = open(f"{out}/pgbench-{name}.txt").read()
@@ -509,6 +541,8 @@ for s in services:
     row(f"  idle CPU before the runs {s} (% of a core)", f"{100*cpu['idle0'][s]/idle:.1f}", "-", "-", None)
 row("idle CPU before the runs Kafka / PostgreSQL (% of a core)",
     f"{100*cpu['idle0']['kafka']/idle:.1f} / {100*cpu['idle0']['postgres']/idle:.1f}", "(reported)", "-", None)
+row("settle before the idle measurement, s (until the JIT compilers of the six services < 0.5% of a core)",
+    f"{settle_seconds} ({'quiet' if settle_quiet else 'STILL COMPILING: --settle-max reached'})", "-", "-", None)
 idle_six = sum(cpu["idle"][s] for s in services) / idle
 row("idle CPU, six services together (% of a core)", f"{100*idle_six:.1f}", "< 3", f"{idle_six/0.03:.2f}", idle_six < 0.03)
 for s in services:
