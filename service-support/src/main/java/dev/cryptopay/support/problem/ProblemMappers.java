@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
+import io.vertx.core.http.HttpClosedException;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -100,9 +101,26 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Exception e) {
+        if (clientClosed(e)) {
+            // The caller hung up while its request was still being read (a client timeout, a load tester stopping):
+            // not a fault of the service, and nobody is left to read the answer. One line, no stack trace.
+            LOG.infof("request abandoned: the client closed the connection before its request was read");
+            return respond(Problem.of(400, "request_aborted", "Request aborted",
+                    "The connection was closed before the request was read.", null)).build();
+        }
         LOG.error("unexpected failure", e);
         return respond(Problem.of(500, "internal_error", "Internal error",
                 "The service failed to handle the request; it has been logged.", null)).build();
+    }
+
+    /** Whether the failure is the client's connection closing under a request (Vert.x's HttpClosedException). */
+    static boolean clientClosed(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof HttpClosedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Response.ResponseBuilder respond(Problem problem) {
