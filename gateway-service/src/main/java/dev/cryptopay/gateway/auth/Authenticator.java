@@ -25,8 +25,10 @@ import java.util.UUID;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
- * Establishes the caller of one request according to its route's {@link AuthMode} (docs/decisions.md §4). Blocking:
- * it reads the key store, so the router calls it off the event loop.
+ * Establishes the caller of one request according to its route's {@link AuthMode} (docs/decisions.md §4).
+ * {@link #authenticate} may read the key store or ask merchant-service, so the router calls it off the event loop;
+ * {@link #fromMemory} answers only what the directory's caches already hold, without blocking, so a busy key's
+ * requests stay on the event loop (docs/decisions.md §77). Both decide alike: the same checks, the same refusals.
  */
 @Startup // the operator key is read (and, in production, checked against the development keys) at start-up
 @ApplicationScoped
@@ -69,18 +71,49 @@ public class Authenticator {
         });
     }
 
+    /** Blocking: may read the key store and ask merchant-service. */
     public Identity authenticate(AuthMode mode, String method, MultiMap headers) {
+        return authenticate(mode, method, headers, false);
+    }
+
+    /**
+     * The caller from memory only (never blocks): empty when the answer needs the key store, merchant-service or an
+     * operator token's signature check, so the caller must use {@link #authenticate}; an {@link ApiException} when
+     * memory already decides a refusal (a key remembered as unknown, a cached key that is revoked or of the wrong
+     * kind, a missing header).
+     */
+    public Optional<Identity> fromMemory(AuthMode mode, String method, MultiMap headers) {
+        if (mode == AuthMode.OPERATOR) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(authenticate(mode, method, headers, true));
+        } catch (NotInMemory e) {
+            return Optional.empty();
+        }
+    }
+
+    private Identity authenticate(AuthMode mode, String method, MultiMap headers, boolean memoryOnly) {
         return switch (mode) {
             case PUBLIC -> Identity.ANONYMOUS;
             case OPERATOR -> operator(headers.get("Authorization"));
-            case API_KEY -> apiKey(headers, method);
-            case API_KEY_AND_MID -> withMid(apiKey(headers, method), headers);
-            case API_KEY_AND_ACCOUNT_HEADER -> withAccountHeader(apiKey(headers, method), headers);
-            case PUBLISHABLE -> publishable(headers.get(PUBLISHABLE_KEY_HEADER));
+            case API_KEY -> apiKey(headers, method, memoryOnly);
+            case API_KEY_AND_MID -> withMid(apiKey(headers, method, memoryOnly), headers, memoryOnly);
+            case API_KEY_AND_ACCOUNT_HEADER -> withAccountHeader(apiKey(headers, method, memoryOnly), headers);
+            case PUBLISHABLE -> publishable(headers.get(PUBLISHABLE_KEY_HEADER), memoryOnly);
             case PUBLISHABLE_OR_API_KEY_AND_MID -> headers.contains(PUBLISHABLE_KEY_HEADER)
-                    ? publishable(headers.get(PUBLISHABLE_KEY_HEADER))
-                    : withMid(apiKey(headers, method), headers);
+                    ? publishable(headers.get(PUBLISHABLE_KEY_HEADER), memoryOnly)
+                    : withMid(apiKey(headers, method, memoryOnly), headers, memoryOnly);
         };
+    }
+
+    /** Thrown where a memory-only answer would need to look further; no stack trace (it is control flow). */
+    private static final class NotInMemory extends RuntimeException {
+        private static final NotInMemory INSTANCE = new NotInMemory();
+
+        private NotInMemory() {
+            super(null, null, false, false);
+        }
     }
 
     private Identity operator(String authorization) {
@@ -101,14 +134,14 @@ public class Authenticator {
         }
     }
 
-    private Identity apiKey(MultiMap headers, String method) {
+    private Identity apiKey(MultiMap headers, String method, boolean memoryOnly) {
         String key = headers.get(API_KEY_HEADER);
         if (key == null || key.isBlank()) {
             throw ApiException.unauthorized(headers.contains(PUBLISHABLE_KEY_HEADER)
                     ? "This endpoint needs an API key (X-Api-Key), not a publishable key."
                     : "This endpoint needs an API key in X-Api-Key.");
         }
-        Directory.KnownKey stored = activeKey(key.strip(), KeyState.TYPE_API);
+        Directory.KnownKey stored = activeKey(key.strip(), KeyState.TYPE_API, memoryOnly);
         if (IdentityClaims.ROLE_READ_ONLY.equals(stored.role()) && !"GET".equals(method) && !"HEAD".equals(method)) {
             throw ApiException.forbidden("A read_only key may only read.");
         }
@@ -116,7 +149,7 @@ public class Authenticator {
                 null);
     }
 
-    private Identity publishable(String header) {
+    private Identity publishable(String header, boolean memoryOnly) {
         if (header == null || header.isBlank()) {
             throw ApiException.unauthorized("This endpoint needs a publishable key in X-Publishable-Key.");
         }
@@ -127,10 +160,10 @@ public class Authenticator {
         if (subMerchant != null && subMerchant.isBlank()) {
             throw ApiException.unauthorized("The sub-merchant part of the publishable key is empty.");
         }
-        Directory.KnownKey stored = activeKey(key, KeyState.TYPE_PUBLISHABLE);
+        Directory.KnownKey stored = activeKey(key, KeyState.TYPE_PUBLISHABLE, memoryOnly);
         UUID merchant = stored.merchantUUID();
         if (subMerchant != null) {
-            UUID named = directory.merchant(stored.accountId(), subMerchant)
+            UUID named = merchant(stored.accountId(), subMerchant, memoryOnly)
                     .orElseThrow(() -> ApiException.unauthorized("Unknown sub-merchant " + subMerchant + "."));
             if (stored.merchantUUID() != null && !stored.merchantUUID().equals(named)) {
                 throw ApiException.forbidden("This publishable key is scoped to another merchant.");
@@ -141,11 +174,13 @@ public class Authenticator {
                 stored.accountId(), merchant, subMerchant);
     }
 
-    private Directory.KnownKey activeKey(String key, String expectedType) {
+    private Directory.KnownKey activeKey(String key, String expectedType, boolean memoryOnly) {
         String hash = KeyHash.of(key);
         // docs/decisions.md §32: a key found nowhere a moment ago is refused without another lookup.
         Directory.KnownKey stored = null;
-        if (!unknownKeys.isKnownUnknown(hash)) {
+        if (memoryOnly && !unknownKeys.isKnownUnknown(hash)) {
+            stored = directory.cachedKey(hash).orElseThrow(() -> NotInMemory.INSTANCE);
+        } else if (!unknownKeys.isKnownUnknown(hash)) {
             long asked = System.nanoTime();
             stored = directory.key(hash).orElse(null);
             // only merchant-service's "no such key" makes it unknown; an outage is never remembered
@@ -167,16 +202,24 @@ public class Authenticator {
      * merchant of the key's account (by UUID or externalMID); one that does not is a 403, whether it exists
      * elsewhere or not, so nothing about other accounts leaks.
      */
-    private Identity withMid(Identity identity, MultiMap headers) {
+    private Identity withMid(Identity identity, MultiMap headers, boolean memoryOnly) {
         String mid = headers.get(MID_HEADER);
         if (mid == null || mid.isBlank()) {
             throw ApiException.validation(MID_HEADER, "is required with an API key on this endpoint");
         }
         String reference = mid.strip();
-        UUID merchant = directory.merchant(identity.accountId(), reference)
+        UUID merchant = merchant(identity.accountId(), reference, memoryOnly)
                 .orElseThrow(() -> ApiException.forbidden("X-MID does not name a merchant of this key's account."));
         return new Identity(identity.subject(), identity.keyType(), identity.role(), identity.accountId(), merchant,
                 reference);
+    }
+
+    /** A merchant the directory knows; memory only: the cached ones (an uncached one may still exist). */
+    private Optional<UUID> merchant(UUID accountId, String reference, boolean memoryOnly) {
+        if (!memoryOnly) {
+            return directory.merchant(accountId, reference);
+        }
+        return Optional.of(directory.cachedMerchant(accountId, reference).orElseThrow(() -> NotInMemory.INSTANCE));
     }
 
     private static Identity withAccountHeader(Identity identity, MultiMap headers) {

@@ -66,6 +66,16 @@ public class Directory {
         return found;
     }
 
+    /** The key with this hash if the in-memory cache holds it (never blocks). */
+    public Optional<KnownKey> cachedKey(String keyHash) {
+        return Optional.ofNullable(keys.getIfPresent(keyHash));
+    }
+
+    /** The merchant of {@code accountId} named by {@code reference} if the in-memory cache holds it (never blocks). */
+    public Optional<UUID> cachedMerchant(UUID accountId, String reference) {
+        return Optional.ofNullable(merchants.getIfPresent(accountId + "|" + reference));
+    }
+
     /** The merchant of {@code accountId} named by UUID or externalMID. */
     public Optional<UUID> merchant(UUID accountId, String reference) {
         String cacheKey = accountId + "|" + reference;

@@ -7,6 +7,7 @@ import io.smallrye.jwt.build.JwtClaimsBuilder;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -24,6 +25,13 @@ public class TokenMinter {
 
     public TokenMinter(GatewayConfig config) {
         this.config = config;
+    }
+
+    /** The identity's token if one minted earlier may still be reused (never signs, so never costs a signature). */
+    public Optional<String> recentTokenFor(Identity identity) {
+        Minted minted = recent.get(identity);
+        return minted == null || Instant.now().isAfter(minted.reuseUntil()) ? Optional.empty()
+                : Optional.of(minted.token());
     }
 
     public String tokenFor(Identity identity) {
