@@ -288,11 +288,23 @@ sample_waits() { # samples the database sessions' wait events every 0.25 s until
     sleep 0.25
   done
 }
+# db_snapshot NAME: what each service's database did so far (commits; rows inserted, updated, deleted per table), to
+# read per creation what the whole suite writes for it: the creation itself, the address index, the outbox relay's
+# deletes, and the consumers of its events in the other services (their inbox rows, views, deliveries).
+db_snapshot() {
+  local s
+  for s in "${SERVICES[@]}"; do
+    psql -X -q -At -F ' ' -h 127.0.0.1 -U payments -d "$s" -c "select '$s', '*commits*', xact_commit, 0, 0
+      from pg_stat_database where datname = current_database()
+      union all select '$s', relname, n_tup_ins, n_tup_upd, n_tup_del from pg_stat_user_tables" 2>/dev/null || true
+  done >"$out/db-$1.txt"
+}
 run_wrk() { # name url header (or @file, see wrk_post)
   local name="$1" url="$2" header="$3" sampler
   step "$name: POST /transaction for $duration with $connections connections"
   sample_waits >"$out/waits-$name.txt" &
   sampler=$!
+  [[ "$name" == gateway ]] && db_snapshot "$name-0"
   cpu_snapshot "$name-0"
   thread_snapshot "$name-0"
   if $jfr && [[ "$name" == gateway ]]; then
@@ -307,6 +319,10 @@ run_wrk() { # name url header (or @file, see wrk_post)
   thread_snapshot "$name-1"
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
+  # 2 s more for the consumers of the run's last events and for the statistics, which backends report about once a
+  # second: the rows per creation below include that tail (and any leftovers of the warm-up that were still draining).
+  [[ "$name" == gateway ]] && { sleep 2; db_snapshot "$name-1"; }
+  true
 }
 # Warm-up of both paths before either is measured, in turn, until the JIT compiler is done with them. A service that
 # runs for days pays its JIT compilation once; a 12 s measurement right after the start pays it in every figure (with
@@ -598,6 +614,25 @@ for run, seconds, services_shown in (("idle0", idle, services), ("idle", idle, s
         print(f"threads {run} {s} ({unit}): {text or '-'}")
 print("\ntransaction-service, issued-but-unfunded address indexes per xpub (gap-limit gauge):")
 print("".join(open(f"{out}/address-gap.txt").readlines()[:6]) or "  (no gauge)")
+def db(name):
+    d = {}
+    for line in open(f"{out}/db-{name}.txt"):
+        parts = line.split()
+        if len(parts) == 5:
+            d[(parts[0], parts[1])] = tuple(int(x) for x in parts[2:])
+    return d
+if os.path.exists(f"{out}/db-gateway-0.txt") and os.path.exists(f"{out}/db-gateway-1.txt"):
+    d0, d1 = db("gateway-0"), db("gateway-1")
+    n = gw["total"] or 1
+    print(f"\nwhat the databases did per creation during the gateway run (+2 s), pg_stat_database / pg_stat_user_tables:")
+    commits = {k[0]: (d1[k][0] - d0.get(k, (0, 0, 0))[0]) / n for k in d1 if k[1] == "*commits*"}
+    print("  commits per creation: " + ", ".join(f"{s} {v:.2f}" for s, v in commits.items()))
+    ops = sorted(((sum(d1[k][i] - d0.get(k, (0, 0, 0))[i] for i in range(3)) / n, k,
+                   tuple((d1[k][i] - d0.get(k, (0, 0, 0))[i]) / n for i in range(3))) for k in d1 if k[1] != "*commits*"),
+                 reverse=True)
+    for total_ops, (s, table), (ins, upd, dele) in ops[:14]:
+        if total_ops >= 0.01:
+            print(f"  {s:12s} {table:28s} inserted {ins:5.2f}  updated {upd:5.2f}  deleted {dele:5.2f}")
 print(f"\nactive database sessions during the gateway run, by wait event (samples every 0.25 s; {out}/waits-gateway.txt):")
 total = sum(waits.values()) or 1
 for (t, e, q), n in waits.most_common(8):
