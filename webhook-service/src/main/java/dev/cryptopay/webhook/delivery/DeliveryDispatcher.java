@@ -74,8 +74,6 @@ public class DeliveryDispatcher {
     private final AtomicInteger inFlight = new AtomicInteger();
     /** When this instance's recorded retries fall due ({@code System.nanoTime()}), earliest first. */
     private final PriorityBlockingQueue<Long> retriesDue = new PriorityBlockingQueue<>();
-    /** The limit the last claim round asked for (dispatcher thread only). */
-    private int lastLimit;
     private final AtomicLong claimRounds = new AtomicLong();
     private final LinkedBlockingQueue<Outcome> finished = new LinkedBlockingQueue<>();
     private final ExecutorService attempts = Executors.newThreadPerTaskExecutor(
@@ -150,11 +148,11 @@ public class DeliveryDispatcher {
                 wakeUps.drainPermits();
                 dropRetriesDue();
                 int claimed = 0;
-                int round;
+                Round round;
                 do {
                     round = dispatchOnce();
-                    claimed += Math.max(0, round);
-                } while (running && round > 0 && round == lastLimit);
+                    claimed += round.claimed();
+                } while (running && round.full()); // a full claim: there may be more due work, and room for it
                 // Idle back-off: only after a round that found nothing while nothing was under way.
                 idleMillis = woken || claimed > 0 || inFlight.get() > 0 ? pollMillis
                         : Math.min(maxIdleMillis, idleMillis * 2);
@@ -180,19 +178,23 @@ public class DeliveryDispatcher {
         long now = System.nanoTime();
         Long due;
         while ((due = retriesDue.peek()) != null && due - now <= 0) {
-            retriesDue.remove(due);
+            retriesDue.poll();
         }
     }
 
+    /** What one claim round did: how many it claimed, and whether that was all it asked for (there may be more). */
+    record Round(int claimed, boolean full) {
+        static final Round NO_ROOM = new Round(0, false);
+    }
+
     /**
-     * One claim round. Answers how many it claimed, or -1 when there was no room for any; when it claimed as many as
-     * it asked for ({@link #lastLimit}) there may be more right away, otherwise the next round waits for a wake-up: an
-     * attempt finishing, new deliveries, a retry falling due, or the poll interval.
+     * One claim round. When it claimed as many as it asked for there may be more right away; otherwise the next round
+     * waits for a wake-up: an attempt finishing, new deliveries, a retry falling due, or the poll interval.
      */
-    int dispatchOnce() throws Exception {
+    Round dispatchOnce() throws Exception {
         int room = config.maxInFlight() - inFlight.get();
         if (room <= 0) {
-            return -1;
+            return Round.NO_ROOM;
         }
         int perEndpoint = config.maxInFlightPerEndpoint();
         List<UUID> saturated = new ArrayList<>();
@@ -206,7 +208,6 @@ public class DeliveryDispatcher {
         });
         long began = System.nanoTime();
         int limit = Math.min(room, MAX_CLAIM);
-        lastLimit = limit;
         claimRounds.incrementAndGet();
         List<Claimed> claimed = store.claim(saturated, free, perEndpoint, limit, config.lease());
         if (LOG.isDebugEnabled()) {
@@ -229,7 +230,7 @@ public class DeliveryDispatcher {
                 mayHaveMore.remove(webhook);
             }
         });
-        return claimed.size();
+        return new Round(claimed.size(), claimed.size() == limit);
     }
 
     private void attempt(Claimed delivery) {
@@ -348,9 +349,9 @@ public class DeliveryDispatcher {
         long now = System.nanoTime();
         Long earliestBefore = retriesDue.peek();
         for (Outcome o : recorded) {
-            int step = o.delivery().retryStep();
-            if (!o.succeeded() && step < schedule.size() && retriesDue.size() < MAX_KNOWN_RETRIES) {
-                retriesDue.add(now + schedule.get(step).toNanos());
+            Duration wait = o.succeeded() ? null : DeliveryStore.retryWait(o, schedule);
+            if (wait != null && retriesDue.size() < MAX_KNOWN_RETRIES) {
+                retriesDue.add(now + wait.toNanos());
             }
         }
         Long earliest = retriesDue.peek();

@@ -207,7 +207,8 @@ public class DeliveryStore {
                         successes.add(o);
                     } else {
                         int step = o.delivery().retryStep();
-                        Long waitMillis = step < retryWaits.size() ? retryWaits.get(step).toMillis() : null;
+                        Duration wait = retryWait(o, retryWaits);
+                        Long waitMillis = wait == null ? null : wait.toMillis();
                         failed.setInt(1, o.attemptNumber());
                         setNullableLong(failed, 2, waitMillis);
                         failed.setInt(3, step + 1);
@@ -239,6 +240,15 @@ public class DeliveryStore {
                 throw e;
             }
         }
+    }
+
+    /**
+     * How long after this failed attempt the next one waits: the schedule's wait at the delivery's retry step, or null
+     * when the schedule is exhausted (the delivery fails). The dispatcher uses it too, to wake when the retry is due.
+     */
+    static Duration retryWait(Outcome failed, List<Duration> retryWaits) {
+        int step = failed.delivery().retryStep();
+        return step < retryWaits.size() ? retryWaits.get(step) : null;
     }
 
     private static void collectStale(int[] counts, List<Outcome> outcomes, List<Outcome> stale) {
