@@ -178,14 +178,16 @@ public class Authenticator {
         String hash = KeyHash.of(key);
         // docs/decisions.md §32: a key found nowhere a moment ago is refused without another lookup.
         Directory.KnownKey stored = null;
-        if (memoryOnly && !unknownKeys.isKnownUnknown(hash)) {
-            stored = directory.cachedKey(hash).orElseThrow(() -> NotInMemory.INSTANCE);
-        } else if (!unknownKeys.isKnownUnknown(hash)) {
-            long asked = System.nanoTime();
-            stored = directory.key(hash).orElse(null);
-            // only merchant-service's "no such key" makes it unknown; an outage is never remembered
-            if (stored == null && !directory.keyLookupFailedSince(asked)) {
-                unknownKeys.remember(hash);
+        if (!unknownKeys.isKnownUnknown(hash)) {
+            if (memoryOnly) {
+                stored = directory.cachedKey(hash).orElseThrow(() -> NotInMemory.INSTANCE);
+            } else {
+                long asked = System.nanoTime();
+                stored = directory.key(hash).orElse(null);
+                // only merchant-service's "no such key" makes it unknown; an outage is never remembered
+                if (stored == null && !directory.keyLookupFailedSince(asked)) {
+                    unknownKeys.remember(hash);
+                }
             }
         }
         if (stored == null || stored.status() != KeyState.ACTIVE) {
