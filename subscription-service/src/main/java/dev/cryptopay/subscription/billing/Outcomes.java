@@ -20,8 +20,11 @@ import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -54,6 +57,16 @@ public class Outcomes {
 
     /** An attempt, its payment and its subscription, all locked. */
     public record Locked(Subscription subscription, SubscriptionPayment payment, PaymentAttempt attempt) {
+    }
+
+    /** Which of these transaction ids are attempts of this service (one query, nothing locked). */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Set<UUID> attemptsAmong(Collection<UUID> transactionIds) {
+        if (transactionIds.isEmpty()) {
+            return Set.of();
+        }
+        return new HashSet<>(em.createQuery("select a.id from PaymentAttempt a where a.id in :ids", UUID.class)
+                .setParameter("ids", new HashSet<>(transactionIds)).getResultList());
     }
 
     /** Locks the attempt with its payment and subscription; empty when the id is not one of this service's attempts. */

@@ -13,15 +13,21 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.Currency;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Follows the billing transactions on {@code payments.transactions.v1}: only events whose {@code transactionID} is
  * one of this service's attempt ids are applied (others are skipped without a trace), once per event id (inbox), and
- * an event older than the newest applied one ({@code version}, when present) is ignored.
+ * an event older than the newest applied one ({@code version}, when present) is ignored. Records come a poll at a
+ * time, in one database transaction, and one query finds which of them are billing attempts: nearly every
+ * transaction is not, and one lookup and commit per event was this service's whole cost under load
+ * (docs/performance.md, sixth step).
  * <ul>
  * <li>every event: the address and crypto amount of {@code payments[0]}, the first transfer's hash;</li>
  * <li>{@code paymentStatus} 0: PENDING (awaiting funds); 2: CONFIRMING (a transfer is seen: no clock of this service
@@ -47,30 +53,63 @@ public class TransactionEventConsumer {
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
     @Transactional
-    public void onTransactionEvent(String value) {
-        apply(value);
+    public void onTransactionEvents(List<String> values) {
+        applyAll(values);
     }
 
     /** Applies one record value; true when it was one of this service's attempts and changed it. */
     @Transactional(Transactional.TxType.MANDATORY)
     public boolean apply(String value) {
-        CloudEvent event;
-        UUID attemptId;
-        try {
-            event = CloudEvent.parse(value);
-            JsonNode id = event.data() == null ? null : event.data().get("transactionID");
-            if (id == null || !event.type().startsWith("transaction.")) {
-                return false;
+        return applyAll(List.of(value)) > 0;
+    }
+
+    /**
+     * Applies a poll's record values in their order; answers how many were this service's attempts and changed them.
+     * Values that are not transaction events, or name no attempt of this service, are skipped.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public int applyAll(List<String> values) {
+        List<TransactionEvent> events = new ArrayList<>(values.size());
+        for (String value : values) {
+            TransactionEvent event = TransactionEvent.parse(value);
+            if (event != null) {
+                events.add(event);
             }
-            attemptId = UUID.fromString(id.asText());
-        } catch (IllegalArgumentException e) {
-            return false; // not a CloudEvent, or not a transaction of ours
         }
-        Optional<Locked> locked = outcomes.lock(attemptId);
-        if (locked.isEmpty() || !inbox.firstDelivery(CONSUMER, event.id())) {
-            return false;
+        if (events.isEmpty()) {
+            return 0;
         }
-        return apply(locked.get(), event.type(), event.data());
+        Set<UUID> attempts = outcomes.attemptsAmong(events.stream().map(TransactionEvent::attemptId).toList());
+        int applied = 0;
+        for (TransactionEvent event : events) {
+            if (!attempts.contains(event.attemptId())) {
+                continue;
+            }
+            Optional<Locked> locked = outcomes.lock(event.attemptId());
+            if (locked.isPresent() && inbox.firstDelivery(CONSUMER, event.cloudEvent().id())
+                    && apply(locked.get(), event.cloudEvent().type(), event.cloudEvent().data())) {
+                applied++;
+            }
+        }
+        return applied;
+    }
+
+    /** A record that is a transaction event naming a transaction id (any transaction's, not yet known to be ours). */
+    private record TransactionEvent(CloudEvent cloudEvent, UUID attemptId) {
+
+        /** The event, or null when the value is not a CloudEvent of a transaction. */
+        static TransactionEvent parse(String value) {
+            try {
+                CloudEvent event = CloudEvent.parse(value);
+                JsonNode id = event.data() == null ? null : event.data().get("transactionID");
+                if (id == null || !event.type().startsWith("transaction.")) {
+                    return null;
+                }
+                return new TransactionEvent(event, UUID.fromString(id.asText()));
+            } catch (IllegalArgumentException e) {
+                return null; // not a CloudEvent, or not a transaction id
+            }
+        }
     }
 
     private boolean apply(Locked l, String type, JsonNode tx) {

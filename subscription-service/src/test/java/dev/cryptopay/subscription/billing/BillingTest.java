@@ -366,6 +366,32 @@ class BillingTest {
     }
 
     @Test
+    void aPollOfEventsIsAppliedInOrderAndOnlyForThisServicesAttempts() {
+        Sub s = newSubscription("10");
+        job.runOnce();
+        String attempt = openAttempt(s);
+        String success = Fixtures.transactionEvent(EventTypes.TRANSACTION_SUCCESS, attempt, 3, 1, 1, "10", "10",
+                "0xaddress", "10", "0xhash");
+        List<String> poll = List.of(
+                Fixtures.transactionEvent(EventTypes.TRANSACTION_CREATED, UUID.randomUUID().toString(), 1, 0, 0, "5",
+                        "0", "0xother", "5", null),
+                "not json",
+                Fixtures.transactionEvent(EventTypes.TRANSACTION_CREATED, attempt, 1, 0, 0, "10", "0", "0xaddress",
+                        "10", null),
+                Fixtures.transactionEvent(EventTypes.TRANSACTION_PAYMENT_DETECTED, attempt, 2, 0, 2, "10", "0",
+                        "0xaddress", "10", "0xhash"),
+                success,
+                success);
+        assertEquals(3, Fixtures.deliverTransactionEvents(poll), "created, detected and success; not the repeat");
+        JsonPath paid = Api.payments(s.account(), s.id());
+        assertEquals("PAID", paid.getString("payments[0].payments[0].result"));
+        assertEquals("0xhash", paid.getString("payments[0].payments[0].txnHash"));
+        assertEquals("ACTIVE", Api.subscription(s.account(), s.id()).getString("status"));
+        assertEquals(0, Fixtures.deliverTransactionEvents(poll), "a redelivered poll changes nothing");
+        assertEquals(0, Fixtures.deliverTransactionEvents(List.of()));
+    }
+
+    @Test
     void transactionsOfOthersAreIgnored() {
         assertFalse(Fixtures.deliverTransactionEvent(Fixtures.transactionEvent(EventTypes.TRANSACTION_SUCCESS,
                 UUID.randomUUID().toString(), 1, 1, 1, "10", "10", "0x1", "10", "0x2")));

@@ -113,4 +113,10 @@ public final class Fixtures {
         TransactionEventConsumer consumer = Arc.container().instance(TransactionEventConsumer.class).get();
         return QuarkusTransaction.requiringNew().call(() -> consumer.apply(value));
     }
+
+    /** Feeds one poll's record values to the transaction-event consumer, as Kafka would; how many were applied. */
+    public static int deliverTransactionEvents(List<String> values) {
+        TransactionEventConsumer consumer = Arc.container().instance(TransactionEventConsumer.class).get();
+        return QuarkusTransaction.requiringNew().call(() -> consumer.applyAll(values));
+    }
 }
