@@ -34,7 +34,8 @@
 # identity token per merchant; every request picks its merchant at random (bench/create-transaction-many.lua).
 # Each run creates a fresh merchant (and its publishable key) in the sandbox account, so the open transactions of
 # earlier runs (counted by the open-transaction quota on every creation) do not weigh on this one. --jfr records
-# JFR on the gateway and transaction-service during the gateway run and prints their hot methods and lock contention.
+# JFR on the gateway and transaction-service during the gateway run and prints their hot methods, lock contention and
+# allocation (by site and by class).
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$BENCH_DIR/../deploy/local/lib.sh"
@@ -404,6 +405,8 @@ if $jfr; then
     {
       jfr view --width 200 hot-methods "$out/$s.jfr"
       jfr view --width 200 contention-by-site "$out/$s.jfr"
+      jfr view --width 200 allocation-by-site "$out/$s.jfr"
+      jfr view --width 200 allocation-by-class "$out/$s.jfr"
     } >"$out/jfr-$s.txt" 2>&1 || true
   done
 fi
