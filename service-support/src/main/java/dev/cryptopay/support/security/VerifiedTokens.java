@@ -1,0 +1,138 @@
+package dev.cryptopay.support.security;
+
+import io.smallrye.jwt.auth.principal.DefaultJWTParser;
+import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
+import io.smallrye.jwt.auth.principal.JWTParser;
+import io.smallrye.jwt.auth.principal.ParseException;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Alternative;
+import jakarta.inject.Inject;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import javax.crypto.SecretKey;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * Verifies the gateway's identity token once per token rather than once per request (docs/decisions.md §79). The
+ * gateway reuses an identity's token for half its lifetime, so a busy caller presents the same token string on request
+ * after request, and each verification is an RSA signature check and two JSON parses (a fifth of what
+ * transaction-service allocated under load; docs/performance.md, sixth step).
+ *
+ * <p>This is the {@link JWTParser} the Quarkus JWT validator uses (an alternative to SmallRye JWT's own, which it
+ * wraps and which still does every check). A token it accepted is kept, keyed by the whole token string (a changed
+ * byte, the signature's included, is another key and is verified afresh), until its expiry; a token it refused is
+ * never kept. At most {@link #MAX_KEPT} tokens are kept: when full, expired ones go, and if none had expired all go.
+ *
+ * <p>Hand-rolled rather than a cache library: a map and an expiry per entry are the whole of it.
+ */
+@Alternative
+@Priority(1)
+@ApplicationScoped
+public class VerifiedTokens implements JWTParser {
+
+    /** At most this many verified tokens are kept (a few KiB each): far more identities than a minute brings. */
+    static final int MAX_KEPT = 4096;
+
+    private record Kept(JsonWebToken token, long expiresAtMillis) {
+    }
+
+    private final JWTParser verifier;
+    private final LongSupplier clockMillis;
+    private final int maxKept;
+    private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+    private final AtomicLong verifications = new AtomicLong();
+
+    @Inject
+    public VerifiedTokens(DefaultJWTParser verifier) {
+        this(verifier, System::currentTimeMillis, MAX_KEPT);
+    }
+
+    /** With the parser that verifies, the clock expiries are read against (epoch milliseconds) and the bound. */
+    VerifiedTokens(JWTParser verifier, LongSupplier clockMillis, int maxKept) {
+        this.verifier = verifier;
+        this.clockMillis = clockMillis;
+        this.maxKept = maxKept;
+    }
+
+    @Override
+    public JsonWebToken parse(String token) throws ParseException {
+        long now = clockMillis.getAsLong();
+        Kept hit = kept.get(token);
+        if (hit != null) {
+            if (now < hit.expiresAtMillis()) {
+                return hit.token();
+            }
+            kept.remove(token);
+        }
+        JsonWebToken verified = verifier.parse(token);
+        verifications.incrementAndGet();
+        long expiresAt = verified.getExpirationTime() * 1000; // seconds since the epoch; 0 when absent: not kept
+        if (expiresAt > now) {
+            if (kept.size() >= maxKept) {
+                kept.values().removeIf(k -> now >= k.expiresAtMillis());
+                if (kept.size() >= maxKept) {
+                    kept.clear();
+                }
+            }
+            kept.put(token, new Kept(verified, expiresAt));
+        }
+        return verified;
+    }
+
+    /** How many tokens were verified (not answered from memory) since the start. */
+    public long verifications() {
+        return verifications.get();
+    }
+
+    /** How many verified tokens are kept now. */
+    int kept() {
+        return kept.size();
+    }
+
+    // Everything else is SmallRye JWT's, unchanged and never kept.
+
+    @Override
+    public JsonWebToken parse(String token, JWTAuthContextInfo context) throws ParseException {
+        return verifier.parse(token, context);
+    }
+
+    @Override
+    public JsonWebToken verify(String token, PublicKey key) throws ParseException {
+        return verifier.verify(token, key);
+    }
+
+    @Override
+    public JsonWebToken verify(String token, SecretKey key) throws ParseException {
+        return verifier.verify(token, key);
+    }
+
+    @Override
+    public JsonWebToken verify(String token, String secret) throws ParseException {
+        return verifier.verify(token, secret);
+    }
+
+    @Override
+    public JsonWebToken decrypt(String token, PrivateKey key) throws ParseException {
+        return verifier.decrypt(token, key);
+    }
+
+    @Override
+    public JsonWebToken decrypt(String token, SecretKey key) throws ParseException {
+        return verifier.decrypt(token, key);
+    }
+
+    @Override
+    public JsonWebToken decrypt(String token, String secret) throws ParseException {
+        return verifier.decrypt(token, secret);
+    }
+
+    @Override
+    public JsonWebToken parseOnly(String token) throws ParseException {
+        return verifier.parseOnly(token);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.cryptopay.support.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.cryptopay.support.testing.TestTokens;
+import io.smallrye.jwt.auth.principal.DefaultJWTParser;
+import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
+import io.smallrye.jwt.auth.principal.ParseException;
+import io.smallrye.jwt.util.KeyUtils;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The identity token is verified once and then answered from memory until its expiry, and nothing else is. */
+class VerifiedTokensTest {
+
+    private final AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+    private VerifiedTokens tokens;
+
+    @BeforeEach
+    void verifierAsEveryServiceHasIt() throws Exception {
+        String pem = Files.readString(Path.of(TestTokens.key()).resolveSibling("local-dev-internal-public.pem"));
+        JWTAuthContextInfo info = new JWTAuthContextInfo(KeyUtils.decodePublicKey(pem), IdentityClaims.ISSUER);
+        info.setExpectedAudience(Set.of(IdentityClaims.AUDIENCE));
+        tokens = new VerifiedTokens(new DefaultJWTParser(info), clock::get, 3);
+    }
+
+    @Test
+    void aTokenIsVerifiedOnceThenAnsweredFromMemory() throws Exception {
+        UUID account = UUID.randomUUID();
+        String token = TestTokens.admin(account);
+        JsonWebToken first = tokens.parse(token);
+        assertEquals(account.toString(), first.getClaim(IdentityClaims.ACCOUNT));
+        assertEquals(Set.of(IdentityClaims.ROLE_ADMIN), first.getGroups());
+        clock.addAndGet(30_000);
+        assertSame(first, tokens.parse(token));
+        assertEquals(1, tokens.verifications());
+    }
+
+    @Test
+    void aChangedSignatureIsRefusedWhileTheGenuineTokenIsKept() throws Exception {
+        String token = TestTokens.admin(UUID.randomUUID());
+        tokens.parse(token);
+        int last = token.length() - 2; // inside the signature (the final character may carry spare bits only)
+        String forged = token.substring(0, last) + (token.charAt(last) == 'A' ? 'B' : 'A') + token.charAt(last + 1);
+        assertThrows(ParseException.class, () -> tokens.parse(forged));
+        String otherClaims = TestTokens.admin(UUID.randomUUID());
+        String spliced = token.substring(0, token.lastIndexOf('.'))
+                + otherClaims.substring(otherClaims.lastIndexOf('.'));
+        assertThrows(ParseException.class, () -> tokens.parse(spliced));
+        assertEquals(1, tokens.kept(), "only the genuine token is kept");
+    }
+
+    @Test
+    void aKeptTokenIsVerifiedAgainOnceItsExpiryHasPassed() throws Exception {
+        String token = TestTokens.admin(UUID.randomUUID());
+        JsonWebToken first = tokens.parse(token);
+        clock.set(first.getExpirationTime() * 1000 + 1); // past exp by this clock; SmallRye's own clock still accepts
+        tokens.parse(token);
+        assertEquals(2, tokens.verifications());
+        assertEquals(0, tokens.kept(), "a token past its expiry is not kept again");
+    }
+
+    @Test
+    void anExpiredTokenIsRefusedAndNeverKept() {
+        assertThrows(ParseException.class, () -> tokens.parse(TestTokens.expired(UUID.randomUUID())));
+        assertThrows(ParseException.class, () -> tokens.parse("not.a.token"));
+        assertEquals(0, tokens.kept());
+        assertEquals(0, tokens.verifications());
+    }
+
+    @Test
+    void atMostTheBoundIsKept() throws Exception {
+        for (int i = 0; i < 7; i++) {
+            tokens.parse(TestTokens.admin(UUID.randomUUID()));
+            assertTrue(tokens.kept() <= 3, "kept " + tokens.kept());
+        }
+        assertEquals(7, tokens.verifications());
+    }
+}
