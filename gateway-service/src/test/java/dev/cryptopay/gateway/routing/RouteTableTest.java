@@ -2,8 +2,11 @@ package dev.cryptopay.gateway.routing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -87,5 +90,39 @@ class RouteTableTest {
     void aKnownPathWithAnotherMethodListsTheAllowedOnes(String method, String path, String allowed) {
         RouteTable.WrongMethod wrong = assertInstanceOf(RouteTable.WrongMethod.class, table.match(method, path));
         assertEquals(List.of(allowed), wrong.allowed());
+    }
+
+    /**
+     * Matching only the routes of the path's shape answers exactly what trying every route's pattern answers, for each
+     * template filled in and for near misses of it (a trailing slash, a segment more or less, an empty segment).
+     */
+    @Test
+    void matchingByShapeAnswersWhatEveryPatternWould() {
+        List<String> methods = List.of("GET", "POST", "PUT", "PATCH", "DELETE");
+        List<String> paths = new ArrayList<>(List.of("/", "", "//", "/x", "x/y", "/accounts", "/accounts/"));
+        for (Route route : table.routes()) {
+            assertTrue(route.template().matches("/[a-z]+(/.*)?"), "starts with a literal segment: " + route.template());
+            String filled = route.template().replaceAll("\\{[^/]+}", "id-1");
+            paths.addAll(List.of(filled, filled + "/", filled + "/extra", filled + "//", filled.replace("/id-1", "//"),
+                    filled.substring(0, filled.lastIndexOf('/') + 1) + "other"));
+        }
+        for (String path : paths) {
+            for (String method : methods) {
+                assertEquals(everyPattern(method, path), table.match(method, path), method + " " + path);
+            }
+        }
+    }
+
+    /** The table's answer as it was before the shape index: every route's pattern tried in order. */
+    private RouteTable.Match everyPattern(String method, String path) {
+        String normalized = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+        List<Route> onPath = table.routes().stream().filter(r -> r.matchesPath(normalized)).toList();
+        if (onPath.isEmpty()) {
+            return new RouteTable.NoRoute();
+        }
+        return onPath.stream().filter(r -> r.methods().contains(method)).findFirst()
+                .<RouteTable.Match>map(RouteTable.Found::new)
+                .orElseGet(() -> new RouteTable.WrongMethod(
+                        onPath.stream().flatMap(r -> r.methods().stream()).sorted().distinct().toList()));
     }
 }
