@@ -11,9 +11,11 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 public class Caller {
 
     private final JsonWebToken token;
+    private final VerifiedTokens verified;
 
-    public Caller(JsonWebToken token) {
+    public Caller(JsonWebToken token, VerifiedTokens verified) {
         this.token = token;
+        this.verified = verified;
     }
 
     public String keyId() {
@@ -21,7 +23,8 @@ public class Caller {
     }
 
     public String keyType() {
-        return token.getClaim(IdentityClaims.KEY_TYPE);
+        Object value = verified.claim(token, IdentityClaims.KEY_TYPE);
+        return value == null ? null : value instanceof jakarta.json.JsonString s ? s.getString() : value.toString();
     }
 
     public boolean hasRole(String role) {
@@ -38,7 +41,7 @@ public class Caller {
 
     /** A merchant the caller named (X-MID or a sub-merchant publishable key), not yet resolved. */
     public Optional<String> merchantRef() {
-        Object value = token.getClaim(IdentityClaims.MERCHANT_REF);
+        Object value = verified.claim(token, IdentityClaims.MERCHANT_REF);
         if (value == null) {
             return Optional.empty();
         }
@@ -58,7 +61,7 @@ public class Caller {
     }
 
     private Optional<UUID> uuidClaim(String name) {
-        Object value = token.getClaim(name);
+        Object value = verified.claim(token, name);
         if (value == null) {
             return Optional.empty();
         }

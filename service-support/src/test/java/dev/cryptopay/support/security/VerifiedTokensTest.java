@@ -27,10 +27,14 @@ class VerifiedTokensTest {
 
     @BeforeEach
     void verifierAsEveryServiceHasIt() throws Exception {
+        tokens = new VerifiedTokens(new DefaultJWTParser(info()), clock::get, 3);
+    }
+
+    private static JWTAuthContextInfo info() throws Exception {
         String pem = Files.readString(Path.of(TestTokens.key()).resolveSibling("local-dev-internal-public.pem"));
         JWTAuthContextInfo info = new JWTAuthContextInfo(KeyUtils.decodePublicKey(pem), IdentityClaims.ISSUER);
         info.setExpectedAudience(Set.of(IdentityClaims.AUDIENCE));
-        tokens = new VerifiedTokens(new DefaultJWTParser(info), clock::get, 3);
+        return info;
     }
 
     @Test
@@ -43,6 +47,25 @@ class VerifiedTokensTest {
         clock.addAndGet(30_000);
         assertSame(first, tokens.parse(token));
         assertEquals(1, tokens.verifications());
+    }
+
+    @Test
+    void claimsOfAKeptTokenAreReadOnceAndAnswerAsTheTokenDoes() throws Exception {
+        UUID account = UUID.randomUUID();
+        String token = TestTokens.claims("ak-1", "api", IdentityClaims.ROLE_ADMIN, account)
+                .claim(IdentityClaims.MERCHANT_REF, "shop-7").sign(TestTokens.key());
+        JsonWebToken jwt = tokens.parse(token);
+        for (String name : new String[] {IdentityClaims.ACCOUNT, IdentityClaims.KEY_TYPE, IdentityClaims.MERCHANT_REF,
+                IdentityClaims.MERCHANT, "sub"}) {
+            assertEquals(String.valueOf((Object) jwt.getClaim(name)), String.valueOf(tokens.claim(jwt, name)), name);
+        }
+        assertEquals(null, tokens.claim(jwt, IdentityClaims.MERCHANT), "a claim the token lacks");
+        assertEquals(account.toString(), String.valueOf(tokens.claim(jwt, IdentityClaims.ACCOUNT)));
+
+        VerifiedTokens other = new VerifiedTokens(new DefaultJWTParser(info()), clock::get, 3);
+        JsonWebToken notKeptThere = tokens.parse(TestTokens.admin(UUID.randomUUID()));
+        assertEquals(String.valueOf((Object) notKeptThere.getClaim(IdentityClaims.ACCOUNT)),
+                String.valueOf(other.claim(notKeptThere, IdentityClaims.ACCOUNT)), "a token not kept is asked");
     }
 
     @Test
