@@ -578,6 +578,21 @@ row("settle before the idle measurement, s (until the JIT compilers of the six s
     f"{settle_seconds} ({'quiet' if settle_quiet else 'STILL COMPILING: --settle-max reached'})", "-", "-", None)
 idle_six = sum(cpu["idle"][s] for s in services) / idle
 row("idle CPU, six services together (% of a core)", f"{100*idle_six:.1f}", "< 3", f"{idle_six/0.03:.2f}", idle_six < 0.03)
+def jit_share(run):
+    """Share of a core the six services' C1 and C2 compiler threads spent during an idle measurement."""
+    import os
+    ticks = []
+    for part in ("0", "1"):
+        t = 0
+        for line in open(f"{out}/threads-{run}-{part}.txt"):
+            s, n, v = line.split()
+            if n.startswith(("C1_", "C2_")):
+                t += int(v)
+        ticks.append(t)
+    return (ticks[1] - ticks[0]) / os.sysconf("SC_CLK_TCK") / idle
+jit_idle = jit_share("idle")
+row("  of which JIT compiler threads (C1, C2), six services (% of a core)", f"{100*jit_idle:.1f}", "(reported)",
+    "-", None)
 for s in services:
     row(f"  idle CPU {s} (% of a core)", f"{100*cpu['idle'][s]/idle:.1f}", "-", "-", None)
 row("idle CPU Kafka (% of a core)", f"{100*cpu['idle']['kafka']/idle:.1f}", "(reported)", "-", None)
