@@ -21,7 +21,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 /**
  * Verifies the gateway's identity token once per token rather than once per request (docs/decisions.md §79). The
  * gateway reuses an identity's token for half its lifetime, so a busy caller presents the same token string on request
- * after request, and each verification is an RSA signature check and two JSON parses (a fifth of what
+ * after request, and each verification is an RSA signature check and two JSON parses (a quarter of what
  * transaction-service allocated under load; docs/performance.md, sixth step).
  *
  * <p>This is the {@link JWTParser} the Quarkus JWT validator uses (an alternative to SmallRye JWT's own, which it
