@@ -9,6 +9,7 @@ import jakarta.transaction.Transactional;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -24,8 +25,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * merchant, plus every creation this replica admitted since, is an upper bound of its open transactions (they only
  * end otherwise). While that bound stays below half the limit (and below the serialising zone) and the count is
  * younger than {@link #RECOUNT_AFTER_NANOS}, the creation is admitted without a query, so a busy merchant's creations
- * cost O(1) instead of a count over its whole backlog. Creations on other replicas are not in this replica's bound; they
- * could only matter if they opened half the limit within one second, and the count near the limit stays exact.
+ * cost O(1) instead of a count over its whole backlog. When the count is stale, the first creation to notice counts again
+ * and the others are admitted on the old bound meanwhile (for at most a second more), rather than all counting the same
+ * backlog at once. Creations on other replicas are not in this replica's bound; they could only matter if they opened
+ * half the limit within two seconds, and the count near the limit stays exact.
  */
 @ApplicationScoped
 public class OpenTransactionQuota {
@@ -35,10 +38,35 @@ public class OpenTransactionQuota {
     /** How long an exact count stands for the merchant's open transactions (plus the creations admitted since). */
     static final long RECOUNT_AFTER_NANOS = 1_000_000_000L;
 
-    /** The last exact count of a merchant and the creations this replica admitted since. */
-    private record Bound(long counted, long countedAt, AtomicLong admittedSince) {
+    /**
+     * The last exact count of a merchant and the creations this replica admitted since; {@code recounting} once a
+     * creation has taken on the recount of a stale bound.
+     */
+    record Bound(long counted, long countedAt, AtomicLong admittedSince, AtomicBoolean recounting) {
+
+        Bound(long counted, long countedAt) {
+            this(counted, countedAt, new AtomicLong(1), new AtomicBoolean());
+        }
+
         long upper() {
             return counted + admittedSince.get();
+        }
+
+        /**
+         * Whether a creation at {@code now} is admitted on this bound without counting: while it is younger than
+         * {@link #RECOUNT_AFTER_NANOS}; and, up to twice that, while another creation is already recounting (the first
+         * to find it stale counts, the others need not all count the same backlog at once). Always below
+         * {@code unboundedBelow}.
+         */
+        boolean admits(long now, long unboundedBelow) {
+            if (upper() >= unboundedBelow) {
+                return false;
+            }
+            long age = now - countedAt;
+            if (age < RECOUNT_AFTER_NANOS) {
+                return true;
+            }
+            return age < 2 * RECOUNT_AFTER_NANOS && !recounting.compareAndSet(false, true);
         }
     }
 
@@ -59,7 +87,7 @@ public class OpenTransactionQuota {
         long unboundedBelow = Math.min(max / 2, max - NEAR);
         long now = System.nanoTime();
         Bound bound = bounds.get(merchant.merchantId);
-        if (bound != null && now - bound.countedAt() < RECOUNT_AFTER_NANOS && bound.upper() < unboundedBelow) {
+        if (bound != null && bound.admits(now, unboundedBelow)) {
             bound.admittedSince().incrementAndGet();
             return;
         }
@@ -68,7 +96,7 @@ public class OpenTransactionQuota {
             if (bounds.size() > 100_000) {
                 bounds.clear();
             }
-            bounds.put(merchant.merchantId, new Bound(open, now, new AtomicLong(1)));
+            bounds.put(merchant.merchantId, new Bound(open, now));
         } else {
             bounds.remove(merchant.merchantId);
         }

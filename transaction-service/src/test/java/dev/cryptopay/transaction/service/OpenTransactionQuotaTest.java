@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,6 +47,23 @@ class OpenTransactionQuotaTest {
         long stale = quota.counts();
         QuarkusTransaction.requiringNew().run(() -> quota.checkRoomFor(merchant));
         assertEquals(stale + 1, quota.counts());
+    }
+
+    @Test
+    void aStaleBoundIsRecountedByOneCreationWhileTheOthersAreAdmittedOnIt() {
+        long second = OpenTransactionQuota.RECOUNT_AFTER_NANOS;
+        OpenTransactionQuota.Bound bound = new OpenTransactionQuota.Bound(10, 0);
+        assertTrue(bound.admits(second - 1, 5_000), "a fresh bound admits");
+        assertFalse(bound.admits(second + 1, 5_000), "the first to find it stale counts again");
+        assertTrue(bound.admits(second + 2, 5_000), "the others are admitted while that count runs");
+        assertTrue(bound.admits(2 * second - 1, 5_000));
+        assertFalse(bound.admits(2 * second, 5_000), "never on a bound two seconds old");
+        assertFalse(new OpenTransactionQuota.Bound(10, 0).admits(0, 11), "never at half the limit");
+        OpenTransactionQuota.Bound filling = new OpenTransactionQuota.Bound(4_980, 0);
+        assertFalse(filling.admits(second + 1, 5_000), "takes on the recount");
+        filling.admittedSince().addAndGet(20);
+        assertFalse(filling.admits(second + 2, 5_000),
+                "nor, while that count runs, once the creations admitted since reach half the limit");
     }
 
     @Test
