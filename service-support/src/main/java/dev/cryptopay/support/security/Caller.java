@@ -23,8 +23,7 @@ public class Caller {
     }
 
     public String keyType() {
-        Object value = verified.claim(token, IdentityClaims.KEY_TYPE);
-        return value == null ? null : value instanceof jakarta.json.JsonString s ? s.getString() : value.toString();
+        return claimText(IdentityClaims.KEY_TYPE).orElse(null);
     }
 
     public boolean hasRole(String role) {
@@ -41,12 +40,7 @@ public class Caller {
 
     /** A merchant the caller named (X-MID or a sub-merchant publishable key), not yet resolved. */
     public Optional<String> merchantRef() {
-        Object value = verified.claim(token, IdentityClaims.MERCHANT_REF);
-        if (value == null) {
-            return Optional.empty();
-        }
-        String text = value instanceof jakarta.json.JsonString s ? s.getString() : value.toString();
-        return text.isBlank() ? Optional.empty() : Optional.of(text);
+        return claimText(IdentityClaims.MERCHANT_REF).filter(text -> !text.isBlank());
     }
 
     /**
@@ -61,11 +55,15 @@ public class Caller {
     }
 
     private Optional<UUID> uuidClaim(String name) {
+        return claimText(name).filter(text -> !text.isBlank()).map(UUID::fromString);
+    }
+
+    /** A claim of the token as text (a JSON string claim unwrapped), empty when the token lacks it. */
+    private Optional<String> claimText(String name) {
         Object value = verified.claim(token, name);
         if (value == null) {
             return Optional.empty();
         }
-        String text = value instanceof jakarta.json.JsonString s ? s.getString() : value.toString();
-        return text.isBlank() ? Optional.empty() : Optional.of(UUID.fromString(text));
+        return Optional.of(value instanceof jakarta.json.JsonString s ? s.getString() : value.toString());
     }
 }
