@@ -123,9 +123,18 @@ public class RouteTable {
     }
 
     public Match match(String method, String path) {
-        String normalized = path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
-        List<Route> onPath = BY_SHAPE.getOrDefault(shape(normalized), List.of()).stream()
-                .filter(r -> r.matchesPath(normalized)).toList();
+        String normalized = normalize(path);
+        return matchAmong(BY_SHAPE.getOrDefault(shape(normalized), List.of()), method, normalized);
+    }
+
+    /** The path without a trailing slash ("/" stays "/"). */
+    static String normalize(String path) {
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    /** The answer for a normalized path among {@code candidates}: the first route with the method, or why none. */
+    static Match matchAmong(List<Route> candidates, String method, String normalized) {
+        List<Route> onPath = candidates.stream().filter(r -> r.matchesPath(normalized)).toList();
         if (onPath.isEmpty()) {
             return new NoRoute();
         }
