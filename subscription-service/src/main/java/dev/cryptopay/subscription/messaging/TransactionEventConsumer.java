@@ -57,12 +57,6 @@ public class TransactionEventConsumer {
         applyAll(values);
     }
 
-    /** Applies one record value; true when it was one of this service's attempts and changed it. */
-    @Transactional(Transactional.TxType.MANDATORY)
-    public boolean apply(String value) {
-        return applyAll(List.of(value)) > 0;
-    }
-
     /**
      * Applies a poll's record values in their order; answers how many were this service's attempts and changed them.
      * Values that are not transaction events, or name no attempt of this service, are skipped.

@@ -110,8 +110,7 @@ public final class Fixtures {
 
     /** Feeds one record value to the transaction-event consumer, as Kafka would. */
     public static boolean deliverTransactionEvent(String value) {
-        TransactionEventConsumer consumer = Arc.container().instance(TransactionEventConsumer.class).get();
-        return QuarkusTransaction.requiringNew().call(() -> consumer.apply(value));
+        return deliverTransactionEvents(List.of(value)) > 0;
     }
 
     /** Feeds one poll's record values to the transaction-event consumer, as Kafka would; how many were applied. */
