@@ -112,8 +112,15 @@ ensure_token() {
   answer="$(rpc "$port" eth_sendTransaction "[{\"from\":\"$ACCOUNT0\",\"data\":\"0x$(tr -d '[:space:]' <"$bin")\",\"gas\":\"0x200000\"}]")"
   txn="$(result_of "$answer")"
   [[ -n "$txn" ]] || die "$label: deploying the test token failed: ${answer:-no answer}"
-  # Automining puts the transaction in a block at once; the receipt says whether the constructor succeeded.
+  # Automining puts the transaction in a block at once, but the node may answer the receipt query before that block
+  # is sealed ("result":null, seen on a busy machine): ask again for up to 10 s. The receipt says whether the
+  # constructor succeeded.
+  local receipt_deadline=$((SECONDS + 10))
   receipt="$(rpc "$port" eth_getTransactionReceipt "[\"$txn\"]")"
+  while grep -q '"result":null' <<<"$receipt" && ((SECONDS < receipt_deadline)); do
+    sleep 0.2
+    receipt="$(rpc "$port" eth_getTransactionReceipt "[\"$txn\"]")"
+  done
   grep -q '"status":"0x1"' <<<"$receipt" || die "$label: the test token deployment $txn did not succeed: $receipt"
   code="$(result_of "$(rpc "$port" eth_getCode "[\"$TOKEN_ADDRESS\",\"latest\"]")")"
   [[ -n "$code" && "$code" != 0x ]] ||
