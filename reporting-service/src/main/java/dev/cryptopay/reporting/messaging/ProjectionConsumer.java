@@ -2,9 +2,11 @@ package dev.cryptopay.reporting.messaging;
 
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.reporting.projection.ProjectionWriter;
+import dev.cryptopay.support.inbox.BatchRetry;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.event.Observes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -15,13 +17,12 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
-import org.jboss.logging.Logger;
 
 /**
  * The projection's Kafka side: each topic is read in batches (one poll's records, CloudEvent JSON strings) and a
  * batch is applied in one database transaction. Offsets are committed only after the batch committed; a batch that
- * cannot be stored (database down) is retried here, holding the topic's partitions rather than skipping events.
- * Delivery is at least once; the store's inbox drops repeats.
+ * cannot be stored (database down) is retried here ({@link BatchRetry}), holding the topic's partitions rather than
+ * skipping events, until the service stops. Delivery is at least once; the store's inbox drops repeats.
  */
 @ApplicationScoped
 public class ProjectionConsumer {
@@ -30,9 +31,8 @@ public class ProjectionConsumer {
     public static final String REFUNDS = "refunds-in";
     public static final String MERCHANTS = "merchants-in";
 
-    private static final Logger LOG = Logger.getLogger(ProjectionConsumer.class);
-
     private final ProjectionWriter writer;
+    private final BatchRetry retry = new BatchRetry();
     /** Applies the partitions of one poll side by side (the topics have 3 partitions; up to 4 at once). */
     private final ExecutorService pool = Executors.newFixedThreadPool(4, runnable -> {
         Thread thread = new Thread(runnable, "reporting-projection");
@@ -100,23 +100,12 @@ public class ProjectionConsumer {
         }
     }
 
-    @PreDestroy
-    void stop() {
+    void stop(@Observes ShutdownEvent event) {
+        retry.stop();
         pool.shutdownNow();
     }
 
     private void consume(String topic, List<String> values) throws InterruptedException {
-        long backoff = 250;
-        while (true) {
-            try {
-                writer.write(topic, values);
-                return;
-            } catch (Exception e) {
-                LOG.warnf("applying %d events of %s failed, retrying in %d ms: %s", values.size(), topic, backoff,
-                        e.getMessage());
-                Thread.sleep(backoff);
-                backoff = Math.min(5000, backoff * 2);
-            }
-        }
+        retry.run(() -> "applying " + values.size() + " events of " + topic, () -> writer.write(topic, values));
     }
 }

@@ -1,9 +1,12 @@
 package dev.cryptopay.webhook.messaging;
 
 import dev.cryptopay.events.Topics;
+import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.webhook.delivery.DeliveryDispatcher;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.util.List;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
@@ -11,8 +14,9 @@ import org.jboss.logging.Logger;
 /**
  * Reads the payments topics in batches (values are CloudEvent JSON strings) and hands them to {@link EventIngest}.
  * Offsets are committed only after a batch's transaction committed; a batch that cannot be stored (database down)
- * is retried here, holding up that topic's partitions rather than skipping events. Events are delivered
- * at least once: a crash before the offset commit re-reads them, and the inbox drops the repeats.
+ * is retried here ({@link BatchRetry}), holding up that topic's partitions rather than skipping events, until the
+ * service stops. Events are delivered at least once: a crash or a stop before the offset commit re-reads them, and
+ * the inbox drops the repeats.
  */
 @ApplicationScoped
 public class EventConsumer {
@@ -28,6 +32,7 @@ public class EventConsumer {
 
     private final EventIngest ingest;
     private final DeliveryDispatcher dispatcher;
+    private final BatchRetry retry = new BatchRetry();
 
     public EventConsumer(EventIngest ingest, DeliveryDispatcher dispatcher) {
         this.ingest = ingest;
@@ -52,26 +57,21 @@ public class EventConsumer {
         consume(SUBSCRIPTIONS, values);
     }
 
+    void stop(@Observes ShutdownEvent event) {
+        retry.stop();
+    }
+
     private void consume(String channel, List<String> values) throws InterruptedException {
-        long backoff = 250;
-        while (true) {
-            try {
-                long began = System.nanoTime();
-                int created = ingest.ingest(values);
-                if (created > 0) {
-                    dispatcher.wake();
-                }
-                if (LOG.isDebugEnabled()) {
-                    LOG.debugf("%s: %d events, %d deliveries in %d ms", channel, values.size(), created,
-                            (System.nanoTime() - began) / 1_000_000);
-                }
-                return;
-            } catch (Exception e) {
-                LOG.warnf("storing %d events from %s failed, retrying in %d ms: %s", values.size(), channel, backoff,
-                        e.getMessage());
-                Thread.sleep(backoff);
-                backoff = Math.min(5000, backoff * 2);
+        retry.run(() -> "storing " + values.size() + " events from " + channel, () -> {
+            long began = System.nanoTime();
+            int created = ingest.ingest(values);
+            if (created > 0) {
+                dispatcher.wake();
             }
-        }
+            if (LOG.isDebugEnabled()) {
+                LOG.debugf("%s: %d events, %d deliveries in %d ms", channel, values.size(), created,
+                        (System.nanoTime() - began) / 1_000_000);
+            }
+        });
     }
 }
