@@ -491,10 +491,20 @@ curl -s --max-time 10 http://127.0.0.1:8182/q/metrics | grep '^cryptopay_address
   done
 } >"$out/cpu.txt"
 python3 - "$out" "$idle" "$connections" "$duration" "$merchants" "$warm_seconds" "$warm_quiet" "$settle_seconds" "$settle_quiet" <<'PY'
-import collections, re, sys
+import collections, os, re, sys
 out, idle, connections, duration, merchants = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 warm_seconds, warm_quiet = sys.argv[6], sys.argv[7] == "true"
 settle_seconds, settle_quiet = sys.argv[8], sys.argv[9] == "true"
+
+hz = int(os.sysconf("SC_CLK_TCK"))
+
+def threads(name):
+    """CPU ticks per (service, thread name) in a thread snapshot."""
+    t = collections.Counter()
+    for line in open(f"{out}/threads-{name}.txt"):
+        s, n, ticks = line.split()
+        t[(s, n)] += int(ticks)
+    return t
 
 def pgbench(name):
     text = open(f"{out}/pgbench-{name}.txt").read()
@@ -580,16 +590,9 @@ idle_six = sum(cpu["idle"][s] for s in services) / idle
 row("idle CPU, six services together (% of a core)", f"{100*idle_six:.1f}", "< 3", f"{idle_six/0.03:.2f}", idle_six < 0.03)
 def jit_share(run):
     """Share of a core the six services' C1 and C2 compiler threads spent during an idle measurement."""
-    import os
-    ticks = []
-    for part in ("0", "1"):
-        t = 0
-        for line in open(f"{out}/threads-{run}-{part}.txt"):
-            s, n, v = line.split()
-            if n.startswith(("C1_", "C2_")):
-                t += int(v)
-        ticks.append(t)
-    return (ticks[1] - ticks[0]) / os.sysconf("SC_CLK_TCK") / idle
+    def compilers(part):
+        return sum(v for (_, n), v in threads(f"{run}-{part}").items() if n.startswith(("C1_", "C2_")))
+    return (compilers("1") - compilers("0")) / hz / idle
 jit_idle = jit_share("idle")
 row("  of which JIT compiler threads (C1, C2), six services (% of a core)", f"{100*jit_idle:.1f}", "(reported)",
     "-", None)
@@ -618,19 +621,11 @@ for line in open(f"{out}/waits-gateway.txt"):
     parts = line.split(" ", 2)
     if len(parts) >= 2:
         waits[(parts[0], parts[1], parts[2].strip() if len(parts) > 2 else "")] += 1
-import os
 for s in ("transaction", "gateway"):
     path = f"{out}/jfr-{s}.txt"
     if os.path.exists(path):
         print(f"\nJFR {s}-service during the gateway run (first lines; all in {path}):")
         print("".join(open(path).readlines()[:28]))
-def threads(name):
-    t = collections.Counter()
-    for line in open(f"{out}/threads-{name}.txt"):
-        s, n, ticks = line.split()
-        t[(s, n)] += int(ticks)
-    return t
-hz = int(os.sysconf("SC_CLK_TCK"))
 for run, seconds, services_shown in (("idle0", idle, services), ("idle", idle, services), ("gateway", None, ("gateway", "transaction")),
                                      ("direct", None, ("transaction",)), ("gateway2", None, ("gateway", "transaction"))):
     a, b = threads(f"{run}-0"), threads(f"{run}-1")
