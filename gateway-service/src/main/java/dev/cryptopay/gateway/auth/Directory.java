@@ -1,15 +1,19 @@
 package dev.cryptopay.gateway.auth;
 
-import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.cryptopay.events.KeyState;
 import dev.cryptopay.gateway.config.GatewayConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import dev.cryptopay.gateway.client.MerchantLookupClient;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
@@ -18,9 +22,12 @@ import org.jboss.logging.Logger;
  * miss one synchronous lookup to merchant-service whose answer is kept (so a key works the moment it is
  * created). When merchant-service is down, the views keep answering for everything already known.
  *
- * <p>In front of the views sits a short in-memory cache (default one second), so a busy key costs one database
- * read per second rather than one per request. The Kafka consumers evict what they change, so a revocation
- * applies at once on the replica that consumed it and within the cache lifetime on the others.
+ * <p>In front of the views sits a short in-memory cache (default one second), so a busy key costs a database read
+ * now and then rather than one per request. The Kafka consumers evict what they change, so a revocation applies at
+ * once on the replica that consumed it and within the cache lifetime on the others: nothing is answered from memory
+ * longer than that after it was read. A key or merchant in use is read again in the background once half the
+ * lifetime has passed (docs/decisions.md §82), so a busy key never expires under its requests: without it, every
+ * request arriving while an entry had just expired went to a worker and read the view itself, each second.
  */
 @ApplicationScoped
 public class Directory {
@@ -34,65 +41,80 @@ public class Directory {
         }
     }
 
+    /** A merchant as a request names it: its account and its UUID or externalMID (the merchant cache's key). */
+    private record MerchantName(UUID accountId, String reference) {
+    }
+
     private final MerchantLookupClient lookup;
     private final TokenMinter minter;
-    private final Cache<String, KnownKey> keys;
-    private final Cache<String, UUID> merchants;
+    private final LoadingCache<String, KnownKey> keys;
+    private final LoadingCache<MerchantName, UUID> merchants;
+    /** Runs the background re-reads (one at a time: each is a single-row read of the gateway's own view). */
+    private final ExecutorService refresher = Executors.newSingleThreadExecutor(r -> {
+        Thread thread = new Thread(r, "directory-refresh");
+        thread.setDaemon(true);
+        return thread;
+    });
     /** When a key lookup last failed other than with 404 (System.nanoTime), for {@link #keyLookupFailedSince}. */
     private volatile long keyLookupFailedAt = Long.MIN_VALUE;
 
     public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, GatewayConfig config) {
         this.lookup = lookup;
         this.minter = minter;
-        this.keys = Caffeine.newBuilder().expireAfterWrite(config.directoryCacheTtl()).maximumSize(100_000).build();
-        this.merchants = Caffeine.newBuilder().expireAfterWrite(config.directoryCacheTtl()).maximumSize(100_000)
-                .build();
+        Duration ttl = config.directoryCacheTtl();
+        // Caffeine: an entry read more than half the lifetime ago is re-read on the refresher when it is next asked
+        // for (the reader gets the current value at once); one past the lifetime is gone, so a stale answer is never
+        // older than the lifetime. A reload that finds nothing removes the entry; one that fails keeps it until it
+        // expires. An entry evicted while its reload runs is not put back by it. The cache reads only the gateway's
+        // own views (a load holds a lock of the cache's map); merchant-service is asked outside it.
+        Caffeine<Object, Object> builder = Caffeine.newBuilder().expireAfterWrite(ttl).refreshAfterWrite(ttl.dividedBy(2))
+                .maximumSize(100_000).executor(refresher);
+        this.keys = builder.build(hash -> viewKey(hash).orElse(null));
+        this.merchants = builder.build(name -> viewMerchant(name.accountId(), name.reference()).orElse(null));
+    }
+
+    @PreDestroy
+    void stop() {
+        refresher.shutdownNow();
     }
 
     /** The key with this hash, from the cache, the view, or merchant-service (in that order). */
     public Optional<KnownKey> key(String keyHash) {
-        KnownKey cached = keys.getIfPresent(keyHash);
-        if (cached != null) {
-            return Optional.of(cached);
+        KnownKey known = keys.get(keyHash);
+        if (known == null) {
+            Optional<KeyState> state = lookupKey(keyHash);
+            if (state.isPresent()) {
+                QuarkusTransaction.requiringNew().run(() -> StoredKey.save(state.get()));
+                known = keys.get(keyHash);
+            }
         }
-        Optional<KnownKey> found = viewKey(keyHash);
-        if (found.isEmpty()) {
-            found = lookupKey(keyHash).flatMap(state -> {
-                QuarkusTransaction.requiringNew().run(() -> StoredKey.save(state));
-                return viewKey(keyHash);
-            });
-        }
-        found.ifPresent(k -> keys.put(keyHash, k));
-        return found;
+        return Optional.ofNullable(known);
     }
 
-    /** The key with this hash if the in-memory cache holds it (never blocks). */
+    /** The key with this hash if the in-memory cache holds it (never blocks; may start a background re-read). */
     public Optional<KnownKey> cachedKey(String keyHash) {
         return Optional.ofNullable(keys.getIfPresent(keyHash));
     }
 
     /** The merchant of {@code accountId} named by {@code reference} if the in-memory cache holds it (never blocks). */
     public Optional<UUID> cachedMerchant(UUID accountId, String reference) {
-        return Optional.ofNullable(merchants.getIfPresent(accountId + "|" + reference));
+        return Optional.ofNullable(merchants.getIfPresent(new MerchantName(accountId, reference)));
     }
 
     /** The merchant of {@code accountId} named by UUID or externalMID. */
     public Optional<UUID> merchant(UUID accountId, String reference) {
-        String cacheKey = accountId + "|" + reference;
-        UUID cached = merchants.getIfPresent(cacheKey);
-        if (cached != null) {
-            return Optional.of(cached);
+        MerchantName name = new MerchantName(accountId, reference);
+        UUID known = merchants.get(name);
+        if (known == null) {
+            Optional<MerchantLookupClient.MerchantRef> ref = lookupMerchant(accountId, reference);
+            if (ref.isPresent()) {
+                MerchantLookupClient.MerchantRef found = ref.get();
+                QuarkusTransaction.requiringNew().run(() -> StoredMerchant.save(UUID.fromString(found.merchantId()),
+                        UUID.fromString(found.accountId()), found.externalMID(), found.status(), 0));
+                known = merchants.get(name);
+            }
         }
-        Optional<UUID> found = viewMerchant(accountId, reference);
-        if (found.isEmpty()) {
-            found = lookupMerchant(accountId, reference).flatMap(ref -> {
-                QuarkusTransaction.requiringNew().run(() -> StoredMerchant.save(UUID.fromString(ref.merchantId()),
-                        UUID.fromString(ref.accountId()), ref.externalMID(), ref.status(), 0));
-                return viewMerchant(accountId, reference);
-            });
-        }
-        found.ifPresent(id -> merchants.put(cacheKey, id));
-        return found;
+        return Optional.ofNullable(known);
     }
 
     /** Called by the keys consumer for every key it changes. */

@@ -11,12 +11,12 @@ import java.util.UUID;
  * Active admin API keys and enabled merchants written straight into the gateway's key and merchant views (no
  * merchant-service in these tests).
  */
-final class SeededKeys {
+public final class SeededKeys {
 
     private SeededKeys() {
     }
 
-    static void admin(UUID account, String... keys) {
+    public static void admin(UUID account, String... keys) {
         QuarkusTransaction.requiringNew().run(() -> {
             for (String key : keys) {
                 StoredKey stored = new StoredKey();
@@ -34,7 +34,7 @@ final class SeededKeys {
     }
 
     /** An enabled merchant of {@code account} in the gateway's merchant view; call inside a transaction. */
-    static void merchant(UUID id, UUID account, String externalMID) {
+    public static void merchant(UUID id, UUID account, String externalMID) {
         StoredMerchant merchant = new StoredMerchant();
         merchant.merchantId = id;
         merchant.accountId = account;
