@@ -59,15 +59,11 @@ public final class MerchantViews {
      */
     public static <E extends MerchantViewRow> Optional<E> newer(Class<E> type, MerchantConfiguration config,
             Supplier<E> fresh) {
-        UUID merchantId;
-        UUID accountId;
-        try {
-            merchantId = UUID.fromString(config.merchantId());
-            accountId = UUID.fromString(config.accountId());
-        } catch (IllegalArgumentException | NullPointerException e) {
-            LOG.warnf("skipping a merchant event without valid merchant and account ids: %s", e.getMessage());
+        if (!identified(config)) {
             return Optional.empty();
         }
+        UUID merchantId = UUID.fromString(config.merchantId());
+        UUID accountId = UUID.fromString(config.accountId());
         E row = Panache.getEntityManager(type).find(type, merchantId);
         if (row != null && row.version >= config.version()) {
             return Optional.empty();
@@ -82,6 +78,18 @@ public final class MerchantViews {
         row.version = config.version();
         row.updatedAt = OffsetDateTime.now();
         return Optional.of(row);
+    }
+
+    /** True when the configuration names its merchant and account by UUID; else logs that it is skipped. */
+    public static boolean identified(MerchantConfiguration config) {
+        try {
+            UUID.fromString(config.merchantId());
+            UUID.fromString(config.accountId());
+            return true;
+        } catch (IllegalArgumentException | NullPointerException e) {
+            LOG.warnf("skipping a merchant event without valid merchant and account ids: %s", e.getMessage());
+            return false;
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.cryptopay.transaction.messaging;
 
+import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.inbox.Inbox;
 import dev.cryptopay.support.merchantview.MerchantViews;
 import dev.cryptopay.transaction.domain.MerchantView;
@@ -12,7 +14,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 /**
  * Keeps {@link MerchantView} in step with merchant-service's compacted {@code payments.merchants.v1} topic.
  * Idempotent twice over: a redelivered event id is skipped by the inbox, and a configuration older than the
- * stored one (lower {@code version}) never overwrites it ({@link MerchantViews#newer}).
+ * stored one (lower {@code version}) never overwrites it ({@link MerchantAccess#store}, which a creation that read a
+ * merchant from merchant-service uses too).
  */
 @ApplicationScoped
 public class MerchantViewConsumer {
@@ -38,12 +41,9 @@ public class MerchantViewConsumer {
     /** Applies one record value; true when it changed the view. Must run in a transaction. */
     @Transactional(Transactional.TxType.MANDATORY)
     public boolean apply(String value) {
-        boolean changed = MerchantViews.consume(inbox, CONSUMER, value, MerchantView.class, MerchantView::new,
-                (view, config) -> view.config = config);
-        if (changed) {
-            // this replica reads the change at once, not after the cached copy's second (docs/decisions.md §68)
-            access.forgetCachedViews();
-        }
-        return changed;
+        return inbox.accept(CONSUMER, value, EventTypes.MERCHANT_UPDATED, MerchantConfiguration.class)
+                .filter(MerchantViews::identified)
+                .map(access::store)
+                .orElse(false);
     }
 }

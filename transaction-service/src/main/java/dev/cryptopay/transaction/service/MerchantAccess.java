@@ -1,5 +1,7 @@
 package dev.cryptopay.transaction.service;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.cache.ShortLivedCache;
 import dev.cryptopay.support.problem.ApiException;
@@ -58,14 +60,36 @@ public class MerchantAccess {
     private final JsonWebToken identity;
     private final EntityManager em;
     private final TransactionSynchronizationRegistry transactions;
+    private final ObjectMapper mapper;
     private final ShortLivedCache<UUID, MerchantView> views = new ShortLivedCache<>(VIEW_CACHE_NANOS, 10_000);
 
     public MerchantAccess(@RestClient MerchantConfigurationClient merchantService, JsonWebToken identity,
-            EntityManager em, TransactionSynchronizationRegistry transactions) {
+            EntityManager em, TransactionSynchronizationRegistry transactions, ObjectMapper mapper) {
         this.merchantService = merchantService;
+        this.mapper = mapper;
         this.identity = identity;
         this.em = em;
         this.transactions = transactions;
+    }
+
+    /**
+     * Stores a configuration of merchant-service in the view unless the view holds it as new or newer (by version),
+     * and then forgets the cached merchants of this replica; true when it was stored. Its two writers: the merchants
+     * topic, and a creation that had to read the merchant from merchant-service (docs/decisions.md §84).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public boolean store(MerchantConfiguration config) {
+        String json;
+        try {
+            json = mapper.writeValueAsString(config);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a merchant configuration that cannot be written as JSON", e);
+        }
+        boolean stored = MerchantView.save(config, json);
+        if (stored) {
+            forgetCachedViews();
+        }
+        return stored;
     }
 
     /**
@@ -155,8 +179,10 @@ public class MerchantAccess {
 
     /**
      * One synchronous read of the merchant's effective configuration from merchant-service, with the caller's own
-     * identity token (so it can read only the caller's merchant). The answer serves this request only: the view
-     * itself stays fed by the merchants topic alone, its one writer.
+     * identity token (so it can read only the caller's merchant). The answer serves this request and is stored in the
+     * view with the creation (by version, as the topic's events are): the transaction's later steps — detection,
+     * compliance decisions, fees at settlement — read the view and must find the configuration it was created
+     * under even while the topic still lags (docs/decisions.md §84).
      */
     private MerchantView fetch(UUID accountId, UUID merchantId) {
         MerchantConfiguration config;
@@ -185,6 +211,7 @@ public class MerchantAccess {
         fetched.version = config.version();
         fetched.config = config;
         fetched.updatedAt = OffsetDateTime.now();
+        store(config);
         return fetched;
     }
 

@@ -10,6 +10,7 @@ import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.transaction.domain.MerchantView;
+import dev.cryptopay.transaction.service.MerchantAccess;
 import dev.cryptopay.transaction.service.TestConfigurations;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
@@ -18,6 +19,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -33,6 +39,9 @@ class MerchantViewConsumerTest {
 
     @Inject
     ObjectMapper mapper;
+
+    @Inject
+    MerchantAccess access;
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -86,6 +95,52 @@ class MerchantViewConsumerTest {
         }
         QuarkusTransaction.requiringNew().run(() -> assertEquals(config.externalMID(),
                 MerchantView.<MerchantView>findById(merchant).externalMID));
+    }
+
+    /**
+     * A creation that read a merchant from merchant-service and the consumer may store the same merchant at once: the
+     * second waits for the first to commit and then keeps the newer version, instead of failing on its row (an entity
+     * insert after a find that saw no row would: duplicate key, and the consumer's channel would stop).
+     */
+    @Test
+    void aCreationsReadAndTheTopicStoreOneMerchantAtOnceWithoutFailing() throws Exception {
+        MerchantConfiguration v1 = TestConfigurations.merchant(c -> c.externalMID("read-" + UUID.randomUUID()));
+        UUID merchant = UUID.fromString(v1.merchantId());
+        MerchantConfiguration v2 = TestConfigurations.merchant(c -> c.merchantId(merchant)
+                .accountId(UUID.fromString(v1.accountId())).version(2).externalMID("topic"));
+        CountDownLatch firstWrote = new CountDownLatch(1);
+        CountDownLatch secondStarted = new CountDownLatch(1);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            Future<Boolean> creation = threads.submit(() -> QuarkusTransaction.requiringNew().call(() -> {
+                boolean stored = access.store(v1);
+                firstWrote.countDown();
+                // hold the uncommitted row until the consumer is blocked on it
+                secondStarted.await(10, TimeUnit.SECONDS);
+                Thread.sleep(300);
+                return stored;
+            }));
+            assertTrue(firstWrote.await(10, TimeUnit.SECONDS));
+            Future<Boolean> topic = threads.submit(() -> {
+                secondStarted.countDown();
+                return apply(event(v2));
+            });
+            assertTrue(creation.get(20, TimeUnit.SECONDS), "the creation's read is stored");
+            assertTrue(topic.get(20, TimeUnit.SECONDS), "the newer event replaces it once the creation commits");
+        } finally {
+            threads.shutdownNow();
+        }
+        QuarkusTransaction.requiringNew().run(() -> {
+            MerchantView view = MerchantView.findById(merchant);
+            assertEquals(2, view.version);
+            assertEquals("topic", view.externalMID);
+            assertEquals("topic", view.config.externalMID());
+        });
+        // the same version read again (a later creation's read) or an older event changes nothing
+        assertFalse(QuarkusTransaction.requiringNew().call(() -> access.store(v2)));
+        assertFalse(apply(event(v1)));
+        QuarkusTransaction.requiringNew().run(() -> assertEquals(v2, MerchantView.<MerchantView>findById(merchant).config,
+                "the stored configuration reads back as it was published"));
     }
 
     private CloudEvent event(MerchantConfiguration config) {
