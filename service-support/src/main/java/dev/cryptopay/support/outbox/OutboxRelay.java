@@ -20,6 +20,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -41,6 +42,11 @@ import org.jboss.logging.Logger;
  * to {@code cryptopay.outbox.max-idle-interval} (30 s) while every run finds the outbox empty, and back to the interval
  * after any run that sent something, failed, or found another replica's relay holding the lock. An idle service then
  * reads its outbox twice a minute instead of every second; an event written by this process never waits for it.
+ *
+ * <p>Under load the relay lingers (docs/decisions.md §85): a wake-up that follows a run which sent something
+ * waits {@code cryptopay.outbox.linger} (5 ms) before reading the outbox, so the events of the creations committed
+ * meanwhile leave in one batch, one transaction and one marking statement instead of one each. An event after a quiet
+ * spell (the previous run found nothing) leaves at once.
  */
 @ApplicationScoped
 @Unremovable
@@ -54,6 +60,9 @@ public class OutboxRelay {
     private final MutinyEmitter<String> emitter;
     private final int batchSize;
     private final Duration ackTimeout;
+    private final long lingerNanos;
+    /** Whether the last run sent something: the next wake-up then lingers to gather a batch (§85). */
+    private volatile boolean busy;
     private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "outbox-relay");
         thread.setDaemon(true);
@@ -68,18 +77,27 @@ public class OutboxRelay {
             @ConfigProperty(name = "cryptopay.outbox.batch-size", defaultValue = "200") int batchSize,
             @ConfigProperty(name = "cryptopay.outbox.ack-timeout", defaultValue = "15s") Duration ackTimeout,
             @ConfigProperty(name = "cryptopay.outbox.interval", defaultValue = "1s") Duration interval,
-            @ConfigProperty(name = "cryptopay.outbox.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
+            @ConfigProperty(name = "cryptopay.outbox.max-idle-interval", defaultValue = "30s") Duration maxIdle,
+            @ConfigProperty(name = "cryptopay.outbox.linger", defaultValue = "5ms") Duration linger) {
         this.em = em;
+        this.lingerNanos = linger.toNanos();
         this.emitter = emitter;
         this.batchSize = batchSize;
         this.ackTimeout = ackTimeout;
         this.backoff = new IdleBackoff(interval, maxIdle);
     }
 
-    /** Runs the relay soon on its own thread; wake-ups that arrive while one is pending are merged. */
+    /**
+     * Runs the relay soon on its own thread; wake-ups that arrive while one is pending are merged. After a run that
+     * sent something the run waits the linger first, still pending, so the wake-ups of the commits meanwhile merge
+     * into it.
+     */
     public void wake() {
         if (!stopped && wakeUpPending.compareAndSet(false, true)) {
             worker.execute(() -> {
+                if (busy && lingerNanos > 0) {
+                    LockSupport.parkNanos(lingerNanos);
+                }
                 wakeUpPending.set(false);
                 relayPending();
             });
@@ -114,6 +132,7 @@ public class OutboxRelay {
             return;
         }
         boolean idle = false;
+        boolean sentAny = false;
         long started = backoff.starting();
         try {
             int sent;
@@ -121,11 +140,13 @@ public class OutboxRelay {
             do {
                 sent = QuarkusTransaction.requiringNew().call(this::publishBatch);
                 idle = first && sent == 0;
+                sentAny |= sent > 0;
                 first = false;
             } while (sent == batchSize);
         } catch (RuntimeException e) {
             LOG.warnf("outbox relay paused, will retry: %s", e.getMessage());
         } finally {
+            busy = sentAny;
             // Nothing at all to send: wait twice as long next time (up to the maximum); anything else (rows sent, a
             // failure, another relay holding the lock): look again after the interval.
             backoff.ran(idle, started);
@@ -159,8 +180,12 @@ public class OutboxRelay {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the broker", e);
         }
-        OffsetDateTime now = OffsetDateTime.now();
-        batch.forEach(row -> row.publishedAt = now);
+        // One statement marks the batch (not an update per row at the flush); by seq, the rows sent, never a range
+        // (a row with a lower seq may commit after this batch was read).
+        em.createQuery("update OutboxEvent e set e.publishedAt = ?1 where e.seq in ?2")
+                .setParameter(1, OffsetDateTime.now())
+                .setParameter(2, batch.stream().map(row -> row.seq).toList())
+                .executeUpdate();
         // This commit need not wait for the WAL flush (docs/decisions.md §78): if the database lost it in a crash, the
         // rows would only be sent again, which consumers absorb by the event id. The events themselves were made
         // durable by the transactions that wrote them.
