@@ -13,6 +13,8 @@
 #   3b. GET /transaction/{id} with the account's API key and X-MID through the gateway, and straight to
 #      transaction-service with the identity token the gateway mints for it (warmed up until the compilers are quiet,
 #      then gateway, direct, gateway again): p50/p99, throughput;
+#   3c. the latency the gateway adds to ONE request: POST and GET with one connection, gateway and direct in turn,
+#      twice (under 16 connections the p50 is queueing for the two cores and restates the throughput ratio);
 #   4. idle CPU of the six services over --idle seconds after the runs (Kafka and PostgreSQL separately), RSS of each;
 # and prints one table: figure, value, target, ratio, pass/fail.
 #
@@ -288,12 +290,14 @@ if ((merchants > 1)); then
 fi
 # wrk_post DURATION URL HEADER: POST /transaction with one header, or with "@file" one merchant's header at random per
 # request from that file (--merchants)
+# (WRK_CONNECTIONS overrides --connections: the one-connection latency runs below)
 wrk_post() {
-  local d="$1" url="$2" h="$3"
+  local d="$1" url="$2" h="$3" c="${WRK_CONNECTIONS:-$connections}"
+  local t=$((c < 2 ? c : 2))
   if [[ "$h" == @* ]]; then
-    BENCH_HEADERS="${h#@}" wrk -t2 -c"$connections" -d"$d" --latency -s "$BENCH_DIR/create-transaction-many.lua" "$url/transaction"
+    BENCH_HEADERS="${h#@}" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction-many.lua" "$url/transaction"
   else
-    wrk -t2 -c"$connections" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" -H "$h" "$url/transaction"
+    wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" -H "$h" "$url/transaction"
   fi
 }
 
@@ -410,12 +414,13 @@ run_wrk gateway2 http://127.0.0.1:8080 "$gw_header"
 api_token=$(jwt_rs256 "$LOCAL_DIR/keys/local-dev-internal-private.pem" '{"alg":"RS256","typ":"JWT"}' \
   "$(printf '{"iss":"cryptopay-gateway","aud":"cryptopay-services","sub":"bench","upn":"bench","groups":["admin"],"key_type":"api","acct":"%s","mid":"%s","mid_ref":"%s","iat":%d,"exp":%d}' \
     "$account" "$merchant" "$merchant" "$now" "$((now + 900))")")
-get_wrk() { # name url duration header...
-  local name="$1" url="$2" d="$3"
+get_wrk() { # name url duration header... (WRK_CONNECTIONS as for wrk_post)
+  local name="$1" url="$2" d="$3" c="${WRK_CONNECTIONS:-$connections}"
+  local t=$((c < 2 ? c : 2))
   shift 3
   local headers=()
   for h in "$@"; do headers+=(-H "$h"); done
-  wrk -t2 -c"$connections" -d"$d" --latency "${headers[@]}" "$url/transaction/$first_tx" >"$out/wrk-$name.txt" 2>&1
+  wrk -t"$t" -c"$c" -d"$d" --latency "${headers[@]}" "$url/transaction/$first_tx" >"$out/wrk-$name.txt" 2>&1
 }
 get_gateway=(http://127.0.0.1:8080 "X-Api-Key: $api_key" "X-MID: $merchant")
 get_direct=(http://127.0.0.1:8082 "Authorization: Bearer $api_token")
@@ -434,6 +439,19 @@ step "GET /transaction/{id} with an API key: $duration through the gateway, $dur
 get_wrk get-gateway "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
 get_wrk get-direct "${get_direct[0]}" "$duration" "${get_direct[@]:1}"
 get_wrk get-gateway2 "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
+
+# --- 3c. what the gateway adds to one request: both paths, warm, with ONE connection (no request waits behind another),
+# gateway and direct in turn, twice. With 16 connections on two cores every request queues for a core behind the
+# others, so the p50 of those runs is connections / throughput (Little's law) and the gateway's "adds at p50" there only
+# restates the throughput ratio: 80% of the direct throughput is +25% at p50, about +8 ms here. The target "adds at
+# most 1 ms at p50" is read on these runs, the throughput target on the loaded ones (docs/decisions.md §86).
+step "one connection: POST /transaction and GET /transaction/{id}, gateway and direct in turn, twice, 5 s each"
+for round in 1 2; do
+  WRK_CONNECTIONS=1 wrk_post 5s http://127.0.0.1:8080 "$gw_header" >"$out/wrk-one-post-gateway-$round.txt" 2>&1
+  WRK_CONNECTIONS=1 wrk_post 5s http://127.0.0.1:8082 "$direct_header" >"$out/wrk-one-post-direct-$round.txt" 2>&1
+  WRK_CONNECTIONS=1 get_wrk "one-get-gateway-$round" "${get_gateway[0]}" 5s "${get_gateway[@]:1}"
+  WRK_CONNECTIONS=1 get_wrk "one-get-direct-$round" "${get_direct[0]}" 5s "${get_direct[@]:1}"
+done
 
 if $jfr; then
   sleep 2 # the recordings end with the run
@@ -587,8 +605,8 @@ row("gateway POST /transaction errors", f"{gw['errors']}", "0", "-", gw["errors"
 row("direct POST /transaction /s", f"{direct['rps']:,.0f}", "-", f"{direct['rps']/base3:.1%} of baseline", None)
 row("direct POST /transaction p50 / p99 ms", f"{direct['p50']:.1f} / {direct['p99']:.1f}", "-", "-", None)
 row("direct POST /transaction errors", f"{direct['errors']}", "0", "-", direct["errors"] == 0)
-row("gateway adds at p50 (ms)", f"{gw['p50']-direct['p50']:.2f}", "<= 1", f"{(gw['p50']-direct['p50'])/1:.2f}",
-    gw["p50"] - direct["p50"] <= 1)
+row("gateway adds at p50 under load (ms; queueing, follows the throughput ratio: see one connection)",
+    f"{gw['p50']-direct['p50']:.2f}", "(reported)", "-", None)
 row("gateway throughput / direct", f"{gw['rps']/direct['rps']:.0%}", ">= 80%", f"{gw['rps']/direct['rps']/0.8:.2f}",
     gw["rps"] >= 0.8 * direct["rps"])
 def again(label, again_run, direct_run, digits):
@@ -596,7 +614,7 @@ def again(label, again_run, direct_run, digits):
     a, d = again_run, direct_run
     row(f"{label}again after the direct run /s, p50 / p99 ms", f"{a['rps']:,.0f}, {a['p50']:.{digits}f} / {a['p99']:.{digits}f}",
         "-", f"{a['rps']/d['rps']:.0%} of direct", None)
-    row(f"{label}again: adds at p50 (ms)", f"{a['p50']-d['p50']:.2f}", "<= 1", "-", a["p50"] - d["p50"] <= 1)
+    row(f"{label}again: adds at p50 under load (ms)", f"{a['p50']-d['p50']:.2f}", "(reported)", "-", None)
     row(f"{label}again: throughput / direct", f"{a['rps']/d['rps']:.0%}", ">= 80%", "-", a["rps"] >= 0.8 * d["rps"])
 gw2 = wrk("gateway2")
 again("gateway ", gw2, direct, 1)
@@ -616,9 +634,20 @@ row("GET /transaction/{id} (API key) gateway /s, p50 / p99 ms", f"{gg['rps']:,.0
 row("GET /transaction/{id} (API key) direct /s, p50 / p99 ms", f"{gd['rps']:,.0f}, {gd['p50']:.2f} / {gd['p99']:.2f}",
     "-", "-", None)
 row("GET: errors gateway / direct", f"{gg['errors']} / {gd['errors']}", "0", "-", gg["errors"] + gd["errors"] == 0)
-row("GET: gateway adds at p50 (ms)", f"{gg['p50']-gd['p50']:.2f}", "<= 1", "-", gg["p50"] - gd["p50"] <= 1)
+row("GET: gateway adds at p50 under load (ms)", f"{gg['p50']-gd['p50']:.2f}", "(reported)", "-", None)
 row("GET: gateway throughput / direct", f"{gg['rps']/gd['rps']:.0%}", ">= 80%", "-", gg["rps"] >= 0.8 * gd["rps"])
 again("GET: gateway ", wrk("get-gateway2"), gd, 2)
+# One connection (section 3c): the gateway's own latency, the mean of the two rounds' p50 differences.
+for what, label in (("post", "POST /transaction"), ("get", "GET /transaction/{id}")):
+    rounds = [(wrk(f"one-{what}-gateway-{r}"), wrk(f"one-{what}-direct-{r}")) for r in (1, 2)]
+    added = sorted(g["p50"] - d["p50"] for g, d in rounds)
+    g1, d1 = rounds[-1]
+    row(f"one connection, {label}: p50 gateway / direct ms (last round)", f"{g1['p50']:.2f} / {d1['p50']:.2f}", "-",
+        "-", None)
+    row(f"one connection, {label}: gateway adds at p50 (ms; rounds {', '.join(f'{a:.2f}' for a in added)})",
+        f"{sum(added)/len(added):.2f}", "<= 1", "-", sum(added) / len(added) <= 1)
+    row(f"one connection, {label}: errors", f"{sum(g['errors'] + d['errors'] for g, d in rounds)}", "0", "-",
+        sum(g["errors"] + d["errors"] for g, d in rounds) == 0)
 services = ("gateway", "merchant", "transaction", "subscription", "webhook", "reporting")
 idle0_six = sum(cpu["idle0"][s] for s in services) / idle
 open_before = open(f"{out}/open-before.txt").read().strip()
