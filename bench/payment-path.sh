@@ -311,13 +311,22 @@ sample_waits() { # samples the database sessions' wait events every 0.25 s until
 # db_snapshot NAME: what each service's database did so far (commits; rows inserted, updated, deleted per table), to
 # read per creation what the whole suite writes for it: the creation itself, the address index, the outbox relay's
 # deletes, and the consumers of its events in the other services (their inbox rows, views, deliveries).
+# Also what the server as a whole did (WAL records, full-page images and bytes; checkpoints) and the autovacuum and
+# autoanalyze runs in each database: PostgreSQL's CPU per creation moved by a factor of two between runs of the same code
+# with the same statements, and a checkpoint (full-page images) or autovacuum of the warm-up's rows during a measured
+# run is what such a run shows here.
 db_snapshot() {
   local s
   for s in "${SERVICES[@]}"; do
     psql -X -q -At -F ' ' -h 127.0.0.1 -U payments -d "$s" -c "select '$s', '*commits*', xact_commit, 0, 0
       from pg_stat_database where datname = current_database()
+      union all select '$s', '*autovacuum*', coalesce(sum(autovacuum_count), 0), coalesce(sum(autoanalyze_count), 0), 0
+      from pg_stat_user_tables
       union all select '$s', relname, n_tup_ins, n_tup_upd, n_tup_del from pg_stat_user_tables" 2>/dev/null || true
   done >"$out/db-$1.txt"
+  psql -X -q -At -F ' ' -h 127.0.0.1 -U payments -d transaction -c "select 'server', '*wal*', wal_records, wal_fpi, wal_bytes
+    from pg_stat_wal union all select 'server', '*checkpoints*', checkpoints_timed + checkpoints_req, 0, 0
+    from pg_stat_bgwriter" >>"$out/db-$1.txt" 2>/dev/null || true
 }
 run_wrk() { # name url header (or @file, see wrk_post)
   local name="$1" url="$2" header="$3" sampler
@@ -727,8 +736,16 @@ if os.path.exists(f"{out}/db-gateway-0.txt") and os.path.exists(f"{out}/db-gatew
     print(f"\nwhat the databases did per creation during the gateway run (+2 s), pg_stat_database / pg_stat_user_tables:")
     commits = {k[0]: (d1[k][0] - d0.get(k, (0, 0, 0))[0]) / n for k in d1 if k[1] == "*commits*"}
     print("  commits per creation: " + ", ".join(f"{s} {v:.2f}" for s, v in commits.items()))
+    delta = lambda k: tuple(d1[k][i] - d0.get(k, (0, 0, 0))[i] for i in range(3)) if k in d1 else None
+    wal, checkpoints = delta(("server", "*wal*")), delta(("server", "*checkpoints*"))
+    if wal and checkpoints:
+        print(f"  WAL per creation (whole server): {wal[0]/n:.1f} records, {wal[1]/n:.2f} full-page images, "
+              f"{wal[2]/n/1024:.1f} kB; checkpoints during the run: {checkpoints[0]}")
+    vacuums = {k[0]: delta(k) for k in d1 if k[1] == "*autovacuum*"}
+    print("  autovacuum / autoanalyze runs during the run: " + (", ".join(
+        f"{s} {v[0]}/{v[1]}" for s, v in vacuums.items() if v[0] or v[1]) or "none"))
     ops = sorted(((sum(d1[k][i] - d0.get(k, (0, 0, 0))[i] for i in range(3)) / n, k,
-                   tuple((d1[k][i] - d0.get(k, (0, 0, 0))[i]) / n for i in range(3))) for k in d1 if k[1] != "*commits*"),
+                   tuple((d1[k][i] - d0.get(k, (0, 0, 0))[i]) / n for i in range(3))) for k in d1 if not k[1].startswith("*")),
                  reverse=True)
     for total_ops, (s, table), (ins, upd, dele) in ops[:14]:
         if total_ops >= 0.01:
