@@ -46,6 +46,7 @@ BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 find_java >/dev/null # jcmd and jfr (jfr view) of the JDK the services run on
 
 duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchants=1 idle_drain=1200 warmup_max=300 settle_max=120
+export ONE_ROUNDS=6 # one-connection rounds (section 3c), each path 3 s per round
 while (($# > 0)); do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
@@ -460,16 +461,18 @@ get_wrk get-direct "${get_direct[0]}" "$duration" "${get_direct[@]:1}"
 get_wrk get-gateway2 "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
 
 # --- 3c. what the gateway adds to one request: both paths, warm, with ONE connection (no request waits behind another),
-# gateway and direct in turn, twice. With 16 connections on two cores every request queues for a core behind the
+# gateway and direct in turn, six rounds of 3 s, judged on the median of the rounds' p50 differences (a creation's
+# latency is mostly its COMMIT, whose p50 drifts by a millisecond from one few-second window to the next: single
+# rounds of the same build differed by -0.05 to +1.92 ms, so one or two rounds decide nothing). With 16 connections on two cores every request queues for a core behind the
 # others, so the p50 of those runs is connections / throughput (Little's law) and the gateway's "adds at p50" there only
 # restates the throughput ratio: 80% of the direct throughput is +25% at p50, about +8 ms here. The target "adds at
 # most 1 ms at p50" is read on these runs, the throughput target on the loaded ones (docs/decisions.md §86).
-step "one connection: POST /transaction and GET /transaction/{id}, gateway and direct in turn, twice, 5 s each"
-for round in 1 2; do
-  WRK_CONNECTIONS=1 wrk_post 5s http://127.0.0.1:8080 "$gw_header" >"$out/wrk-one-post-gateway-$round.txt" 2>&1
-  WRK_CONNECTIONS=1 wrk_post 5s http://127.0.0.1:8082 "$direct_header" >"$out/wrk-one-post-direct-$round.txt" 2>&1
-  WRK_CONNECTIONS=1 get_wrk "one-get-gateway-$round" "${get_gateway[0]}" 5s "${get_gateway[@]:1}"
-  WRK_CONNECTIONS=1 get_wrk "one-get-direct-$round" "${get_direct[0]}" 5s "${get_direct[@]:1}"
+step "one connection: POST /transaction and GET /transaction/{id}, gateway and direct in turn, $ONE_ROUNDS rounds of 3 s"
+for round in $(seq 1 "$ONE_ROUNDS"); do
+  WRK_CONNECTIONS=1 wrk_post 3s http://127.0.0.1:8080 "$gw_header" >"$out/wrk-one-post-gateway-$round.txt" 2>&1
+  WRK_CONNECTIONS=1 wrk_post 3s http://127.0.0.1:8082 "$direct_header" >"$out/wrk-one-post-direct-$round.txt" 2>&1
+  WRK_CONNECTIONS=1 get_wrk "one-get-gateway-$round" "${get_gateway[0]}" 3s "${get_gateway[@]:1}"
+  WRK_CONNECTIONS=1 get_wrk "one-get-direct-$round" "${get_direct[0]}" 3s "${get_direct[@]:1}"
 done
 
 if $jfr; then
@@ -564,7 +567,8 @@ curl -s --max-time 10 http://127.0.0.1:8182/q/metrics | grep '^cryptopay_address
   done
 } >"$out/cpu.txt"
 python3 - "$out" "$idle" "$connections" "$duration" "$merchants" "$warm_seconds" "$warm_quiet" "$settle_seconds" "$settle_quiet" <<'PY'
-import collections, os, re, sys
+import collections, os, re, statistics, sys
+ONE_ROUNDS = int(os.environ["ONE_ROUNDS"])
 out, idle, connections, duration, merchants = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 warm_seconds, warm_quiet = sys.argv[6], sys.argv[7] == "true"
 settle_seconds, settle_quiet = sys.argv[8], sys.argv[9] == "true"
@@ -656,15 +660,16 @@ row("GET: errors gateway / direct", f"{gg['errors']} / {gd['errors']}", "0", "-"
 row("GET: gateway adds at p50 under load (ms)", f"{gg['p50']-gd['p50']:.2f}", "(reported)", "-", None)
 row("GET: gateway throughput / direct", f"{gg['rps']/gd['rps']:.0%}", ">= 80%", "-", gg["rps"] >= 0.8 * gd["rps"])
 again("GET: gateway ", wrk("get-gateway2"), gd, 2)
-# One connection (section 3c): the gateway's own latency, the mean of the two rounds' p50 differences.
+# One connection (section 3c): the gateway's own latency, the median of the rounds' p50 differences.
 for what, label in (("post", "POST /transaction"), ("get", "GET /transaction/{id}")):
-    rounds = [(wrk(f"one-{what}-gateway-{r}"), wrk(f"one-{what}-direct-{r}")) for r in (1, 2)]
+    rounds = [(wrk(f"one-{what}-gateway-{r}"), wrk(f"one-{what}-direct-{r}")) for r in range(1, ONE_ROUNDS + 1)]
     added = sorted(g["p50"] - d["p50"] for g, d in rounds)
+    median = statistics.median(added)
     g1, d1 = rounds[-1]
     row(f"one connection, {label}: p50 gateway / direct ms (last round)", f"{g1['p50']:.2f} / {d1['p50']:.2f}", "-",
         "-", None)
-    row(f"one connection, {label}: gateway adds at p50 (ms; rounds {', '.join(f'{a:.2f}' for a in added)})",
-        f"{sum(added)/len(added):.2f}", "<= 1", "-", sum(added) / len(added) <= 1)
+    row(f"one connection, {label}: gateway adds at p50, median of {len(added)} rounds (ms; rounds "
+        f"{', '.join(f'{a:.2f}' for a in added)})", f"{median:.2f}", "<= 1", "-", median <= 1)
     row(f"one connection, {label}: errors", f"{sum(g['errors'] + d['errors'] for g, d in rounds)}", "0", "-",
         sum(g["errors"] + d["errors"] for g, d in rounds) == 0)
 services = ("gateway", "merchant", "transaction", "subscription", "webhook", "reporting")
