@@ -221,12 +221,20 @@ stop_pidfile() {
     target="-$pid"
   fi
   kill -TERM -- "$target" 2>/dev/null || true
-  deadline=$((SECONDS + 20))
+  # A JVM started with -XX:AOTCacheOutput (deploy/local/start, the first run of a build on JDK 25+) writes its AOT
+  # cache after it stopped, in a second JVM: 10-20 s on two cores, longer when several write at once. Killing it
+  # there would waste the cache (deploy/local/start throws away one cut short), so it gets longer.
+  local grace=20
+  if grep -q -- '-XX:AOTCacheOutput=' "$pidfile.cmd" 2>/dev/null; then
+    grace=180
+    step "$name: stopping; it writes its AOT cache first (once per build, up to a minute)"
+  fi
+  deadline=$((SECONDS + grace))
   while pid_alive "$pid" && ((SECONDS < deadline)); do
     sleep 0.2
   done
   if pid_alive "$pid"; then
-    warn "$name: pid $pid still alive after 20 s; sending KILL"
+    warn "$name: pid $pid still alive after $grace s; sending KILL"
     kill -KILL -- "$target" 2>/dev/null || true
     sleep 0.5
   fi
