@@ -532,6 +532,8 @@ done >"$out/rss.txt"
 if $start; then
   declare -A PORT=([gateway]=8080 [merchant]=8081 [transaction]=8082 [subscription]=8083 [webhook]=8084 [reporting]=8085)
   for s in "${SERVICES[@]}"; do
+    # The previous restart's JIT compilation and Kafka group rejoin would run beside this start: let them settle.
+    sleep 15
     step "readiness: $s-service started alone"
     stop_pidfile "$STATE_DIR/pids/$s.pid" "$s-service" >/dev/null
     "$LOCAL_DIR/start" --skip-build >"$out/restart-$s.log" 2>&1 &
