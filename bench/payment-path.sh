@@ -463,10 +463,11 @@ get_wrk get-gateway2 "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
 # --- 3c. what the gateway adds to one request: both paths, warm, with ONE connection (no request waits behind another),
 # gateway and direct in turn, six rounds of 3 s, judged on the median of the rounds' p50 differences (a creation's
 # latency is mostly its COMMIT, whose p50 drifts by a millisecond from one few-second window to the next: single
-# rounds of the same build differed by -0.05 to +1.92 ms, so one or two rounds decide nothing). With 16 connections on two cores every request queues for a core behind the
-# others, so the p50 of those runs is connections / throughput (Little's law) and the gateway's "adds at p50" there only
-# restates the throughput ratio: 80% of the direct throughput is +25% at p50, about +8 ms here. The target "adds at
-# most 1 ms at p50" is read on these runs, the throughput target on the loaded ones (docs/decisions.md §86).
+# rounds of the same build differed by -0.05 to +1.92 ms, so one or two rounds decide nothing). With 16 connections
+# on two cores every request queues for a core behind the others, so the p50 of those runs is connections /
+# throughput (Little's law) and the gateway's "adds at p50" there only restates the throughput ratio: 80% of the
+# direct throughput is +25% at p50, about +8 ms here. The target "adds at most 1 ms at p50" is read on these runs, the
+# throughput target on the loaded ones (docs/decisions.md §86).
 step "one connection: POST /transaction and GET /transaction/{id}, gateway and direct in turn, $ONE_ROUNDS rounds of 3 s"
 for round in $(seq 1 "$ONE_ROUNDS"); do
   WRK_CONNECTIONS=1 wrk_post 3s http://127.0.0.1:8080 "$gw_header" >"$out/wrk-one-post-gateway-$round.txt" 2>&1
