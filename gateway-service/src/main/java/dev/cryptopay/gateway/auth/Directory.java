@@ -20,7 +20,8 @@ import org.jboss.logging.Logger;
 /**
  * Keys and merchants as the gateway knows them: its own views, fed from the compacted Kafka topics, and on a
  * miss one synchronous lookup to merchant-service whose answer is kept (so a key works the moment it is
- * created). When merchant-service is down, the views keep answering for everything already known.
+ * created); requests that miss the same key or merchant at the same time share that one lookup (§89). When
+ * merchant-service is down, the views keep answering for everything already known.
  *
  * <p>In front of the views sits a short in-memory cache (default one second), so a busy key costs a database read
  * now and then rather than one per request. The Kafka consumers evict what they change, so a revocation applies at
@@ -55,6 +56,9 @@ public class Directory {
         thread.setDaemon(true);
         return thread;
     });
+    /** The lookups at merchant-service running now, one per key or merchant (§89). */
+    private final SingleFlight<String, KeyLookup> keyLookups = new SingleFlight<>();
+    private final SingleFlight<MerchantName, Boolean> merchantLookups = new SingleFlight<>();
     /** When a key lookup last failed other than with 404 (System.nanoTime), for {@link #keyLookupFailedSince}. */
     private volatile long keyLookupFailedAt = Long.MIN_VALUE;
 
@@ -82,9 +86,13 @@ public class Directory {
     public Optional<KnownKey> key(String keyHash) {
         KnownKey known = keys.get(keyHash);
         if (known == null) {
-            Optional<KeyState> state = lookupKey(keyHash);
-            if (state.isPresent()) {
-                QuarkusTransaction.requiringNew().run(() -> StoredKey.save(state.get()));
+            // concurrent misses of one key ask merchant-service once and store its answer once (§89)
+            KeyLookup lookup = keyLookups.run(keyHash, () -> lookupAndStoreKey(keyHash));
+            if (lookup.failed()) {
+                // recorded for every caller that shares the failed lookup, after the moment each of them asked
+                keyLookupFailedAt = System.nanoTime();
+            }
+            if (lookup.found()) {
                 known = keys.get(keyHash);
             }
         }
@@ -105,14 +113,8 @@ public class Directory {
     public Optional<UUID> merchant(UUID accountId, String reference) {
         MerchantName name = new MerchantName(accountId, reference);
         UUID known = merchants.get(name);
-        if (known == null) {
-            Optional<MerchantLookupClient.MerchantRef> ref = lookupMerchant(accountId, reference);
-            if (ref.isPresent()) {
-                MerchantLookupClient.MerchantRef found = ref.get();
-                QuarkusTransaction.requiringNew().run(() -> StoredMerchant.save(UUID.fromString(found.merchantId()),
-                        UUID.fromString(found.accountId()), found.externalMID(), found.status(), 0));
-                known = merchants.get(name);
-            }
+        if (known == null && merchantLookups.run(name, () -> lookupAndStoreMerchant(name))) {
+            known = merchants.get(name);
         }
         return Optional.ofNullable(known);
     }
@@ -137,20 +139,30 @@ public class Directory {
                 .call(() -> StoredMerchant.resolve(accountId, reference).map(m -> m.merchantId));
     }
 
-    /** Outside any transaction: a remote call must not hold a database connection. */
-    private Optional<KeyState> lookupKey(String keyHash) {
+    /** What one lookup of a key at merchant-service came to. */
+    private record KeyLookup(boolean found, boolean failed) {
+    }
+
+    /**
+     * Asks merchant-service outside any transaction (a remote call must not hold a database connection), then stores
+     * a key it knows in the view. Not found (404): neither found nor failed; no answer or another status: failed.
+     */
+    private KeyLookup lookupAndStoreKey(String keyHash) {
+        KeyState state;
         try {
-            return Optional.of(lookup.key(bearer(), keyHash));
+            state = lookup.key(bearer(), keyHash);
         } catch (WebApplicationException e) {
-            if (e.getResponse().getStatus() != 404) {
-                keyLookupFailedAt = System.nanoTime();
-                LOG.warnf("key lookup answered %d", e.getResponse().getStatus());
+            int status = e.getResponse().getStatus();
+            if (status != 404) {
+                LOG.warnf("key lookup answered %d", status);
             }
+            return new KeyLookup(false, status != 404);
         } catch (RuntimeException e) {
-            keyLookupFailedAt = System.nanoTime();
             LOG.warnf("key lookup failed: %s", e.getMessage());
+            return new KeyLookup(false, true);
         }
-        return Optional.empty();
+        QuarkusTransaction.requiringNew().run(() -> StoredKey.save(state));
+        return new KeyLookup(true, false);
     }
 
     /**
@@ -162,17 +174,23 @@ public class Directory {
         return failed != Long.MIN_VALUE && failed - nanoTime >= 0;
     }
 
-    private Optional<MerchantLookupClient.MerchantRef> lookupMerchant(UUID accountId, String reference) {
+    /** Like {@link #lookupAndStoreKey}: whether merchant-service knew the merchant (then it is in the view). */
+    private boolean lookupAndStoreMerchant(MerchantName name) {
+        MerchantLookupClient.MerchantRef found;
         try {
-            return Optional.of(lookup.merchant(bearer(), accountId.toString(), reference));
+            found = lookup.merchant(bearer(), name.accountId().toString(), name.reference());
         } catch (WebApplicationException e) {
             if (e.getResponse().getStatus() != 404) {
                 LOG.warnf("merchant lookup answered %d", e.getResponse().getStatus());
             }
+            return false;
         } catch (RuntimeException e) {
             LOG.warnf("merchant lookup failed: %s", e.getMessage());
+            return false;
         }
-        return Optional.empty();
+        QuarkusTransaction.requiringNew().run(() -> StoredMerchant.save(UUID.fromString(found.merchantId()),
+                UUID.fromString(found.accountId()), found.externalMID(), found.status(), 0));
+        return true;
     }
 
     private String bearer() {
