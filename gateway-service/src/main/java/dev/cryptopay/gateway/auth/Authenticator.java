@@ -4,6 +4,7 @@ import dev.cryptopay.events.KeyState;
 import dev.cryptopay.gateway.config.GatewayConfig;
 import dev.cryptopay.gateway.routing.AuthMode;
 import dev.cryptopay.support.environment.Environment;
+import dev.cryptopay.support.environment.StartupChecks;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.DevelopmentKeys;
 import dev.cryptopay.support.security.IdentityClaims;
@@ -30,7 +31,9 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * {@link #fromMemory} answers only what the directory's caches already hold, without blocking, so a busy key's
  * requests stay on the event loop (docs/decisions.md §77). Both decide alike: the same checks, the same refusals.
  */
-@Startup // the operator key is read (and, in production, checked against the development keys) at start-up
+// the operator key is read (and, in production, checked against the development keys) at start-up, before the Kafka
+// channels connect (StartupChecks)
+@Startup(StartupChecks.PRIORITY)
 @ApplicationScoped
 public class Authenticator {
 

@@ -16,7 +16,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * <p>A plain property rather than a {@code @ConfigMapping}: a mapping rooted at {@code cryptopay} would claim every
  * other {@code cryptopay.*} key of the suite.
  */
-@Startup // created eagerly, so the check runs at start-up rather than at the first request that needs it
+// created eagerly, so the check runs at start-up rather than at the first request that needs it, and before the
+// Kafka channels connect (StartupChecks)
+@Startup(StartupChecks.PRIORITY)
 @Singleton
 public class EnvironmentConfig {
 

@@ -1,6 +1,7 @@
 package dev.cryptopay.support.security;
 
 import dev.cryptopay.support.environment.Environment;
+import dev.cryptopay.support.environment.StartupChecks;
 import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
 import java.util.Optional;
@@ -11,7 +12,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * ({@link DevelopmentKeys}; docs/decisions.md §29): the public key that verifies the gateway's internal tokens and, in
  * the gateway, the private key that signs them. In production a match stops the service before it serves anything.
  */
-@Startup
+@Startup(StartupChecks.PRIORITY) // before the Kafka channels connect
 @Singleton
 public class DevelopmentKeyGuard {
 

@@ -113,6 +113,7 @@ class DevelopmentKeysIT {
             assertNotEquals(0, process.exitValue(), output);
             assertTrue(output.contains("LOCAL DEVELOPMENT key"), "the failure says why:\n" + output);
             assertFalse(output.contains("Listening on"), "it never listened:\n" + output);
+            assertFalse(output.contains("Kafka consumer"), "it joined no consumer group (StartupChecks):\n" + output);
             return output;
         } finally {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);

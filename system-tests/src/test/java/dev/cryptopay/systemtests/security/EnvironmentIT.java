@@ -72,6 +72,9 @@ class EnvironmentIT {
             assertNotEquals(0, process.exitValue(), output);
             assertTrue(output.contains("cryptopay.environment"), "the failure names the setting:\n" + output);
             assertFalse(output.contains("Listening on"), "it never listened:\n" + output);
+            // the check runs before the Kafka channels connect (StartupChecks): no running replica's consumer group
+            // is rebalanced by a start that is refused
+            assertFalse(output.contains("Kafka consumer"), "it joined no consumer group:\n" + output);
         } finally {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }

@@ -1,7 +1,9 @@
 package dev.cryptopay.transaction.restore;
 
 import dev.cryptopay.support.environment.Environment;
+import dev.cryptopay.support.environment.StartupChecks;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -20,6 +22,7 @@ import javax.crypto.spec.SecretKeySpec;
  * when it is the LOCAL DEVELOPMENT key (KycDocuments); so the development key never hashes production codes.
  */
 @ApplicationScoped
+@Startup(StartupChecks.PRIORITY) // the key is checked at start-up, not at the first restore
 public class RestoreCodeHasher {
 
     static final String LABEL = "cryptopay kyc-restore code key v1";

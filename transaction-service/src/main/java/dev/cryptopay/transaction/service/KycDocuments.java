@@ -1,10 +1,12 @@
 package dev.cryptopay.transaction.service;
 
+import dev.cryptopay.support.environment.StartupChecks;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.KycDocument;
 import dev.cryptopay.transaction.kyc.DocumentCipher;
 import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,6 +24,7 @@ import org.jboss.logging.Logger;
  * the retention period (the verification's result, {@code kycDetails} on the transaction, stays).
  */
 @ApplicationScoped
+@Startup(StartupChecks.PRIORITY) // the key is checked before the Kafka channels connect
 public class KycDocuments {
 
     private static final Logger LOG = Logger.getLogger(KycDocuments.class);

@@ -1,6 +1,7 @@
 package dev.cryptopay.webhook.service;
 
 import dev.cryptopay.support.environment.Environment;
+import dev.cryptopay.support.environment.StartupChecks;
 import dev.cryptopay.support.security.AesGcm;
 import dev.cryptopay.webhook.config.WebhookConfig;
 import io.quarkus.runtime.Startup;
@@ -23,7 +24,7 @@ import java.util.UUID;
  * encryption; {@link SecretsAtRest} seals those at start-up and {@link #open} still reads them meanwhile.
  */
 @ApplicationScoped
-@Startup
+@Startup(StartupChecks.PRIORITY) // the development key is refused before the Kafka channels connect
 public class SigningSecrets {
 
     public static final String KEY_PREFIX = "wk_";
