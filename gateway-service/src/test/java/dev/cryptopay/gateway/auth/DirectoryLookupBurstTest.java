@@ -3,10 +3,12 @@ package dev.cryptopay.gateway.auth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.cryptopay.support.security.KeyHash;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -84,8 +86,7 @@ class DirectoryLookupBurstTest {
         }
     }
 
-    private static void answer(com.sun.net.httpserver.HttpExchange exchange, int status, String body)
-            throws java.io.IOException {
+    private static void answer(HttpExchange exchange, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, bytes.length);

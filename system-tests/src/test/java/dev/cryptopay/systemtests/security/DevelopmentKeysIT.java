@@ -1,7 +1,5 @@
 package dev.cryptopay.systemtests.security;
 
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.systemtests.Suite;
@@ -10,11 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.util.ArrayList;
 import java.util.Base64;
-import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -87,37 +83,16 @@ class DevelopmentKeysIT {
         assertTrue(output.contains("WEBHOOK_SECRET_ENCRYPTION_KEY"), "the failure names the setting:\n" + output);
     }
 
-    /** Starts the packaged service in production with {@code keys}; asserts it exits, never listening, naming why. */
+    /**
+     * Starts the packaged service in production with {@code keys} (RefusedStart: it exits, never listening, joining
+     * no consumer group) and asserts it names the committed key as the reason.
+     */
     private static String refusedStart(String service, String caseName, Map<String, String> keys) throws Exception {
-        Path root = Suite.get().root();
-        Path jar = root.resolve(service + "-service/target/quarkus-app/quarkus-run.jar");
-        Path log = root.resolve("system-tests/target/suite-logs/development-keys-" + service + "-" + caseName + ".log");
-        Files.createDirectories(log.getParent());
-        List<String> command = new ArrayList<>(List.of(
-                ProcessHandle.current().info().command().orElse("java"), "-Xmx128m", "-jar", jar.toString()));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        Map<String, String> env = builder.environment();
+        Map<String, String> env = new HashMap<>(keys);
         env.put("CRYPTOPAY_ENVIRONMENT", "production");
-        env.put("PORT", String.valueOf(PORT));
-        env.put("MANAGEMENT_PORT", String.valueOf(PORT + 1));
-        env.put("HTTP_HOST", "127.0.0.1");
-        env.put("MANAGEMENT_HOST", "127.0.0.1");
-        env.put("DB_URL", Suite.jdbcUrl(service));
-        env.put("KAFKA_BOOTSTRAP_SERVERS", Suite.KAFKA);
-        env.putAll(keys);
-        Process process = builder.start();
-        try {
-            boolean exited = process.waitFor(60, TimeUnit.SECONDS);
-            String output = Files.readString(log, StandardCharsets.UTF_8);
-            assertTrue(exited, service + " kept running in production with a development key:\n" + output);
-            assertNotEquals(0, process.exitValue(), output);
-            assertTrue(output.contains("LOCAL DEVELOPMENT key"), "the failure says why:\n" + output);
-            assertFalse(output.contains("Listening on"), "it never listened:\n" + output);
-            assertFalse(output.contains("Kafka consumer"), "it joined no consumer group (StartupChecks):\n" + output);
-            return output;
-        } finally {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        }
+        String output = RefusedStart.of(service, "development-keys-" + service + "-" + caseName, PORT, env);
+        assertTrue(output.contains("LOCAL DEVELOPMENT key"), "the failure says why:\n" + output);
+        return output;
     }
 
     private static String dev(String file) {
