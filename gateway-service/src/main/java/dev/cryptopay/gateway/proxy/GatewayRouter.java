@@ -19,6 +19,7 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.problem.JsonProblems;
 import dev.cryptopay.support.problem.Problem;
 import dev.cryptopay.support.security.KeyHash;
+import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -29,6 +30,7 @@ import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.impl.HttpServerRequestInternal;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -93,7 +95,16 @@ public class GatewayRouter {
     private final IdempotencyStore idempotency;
     private final GatewayConfig config;
     private final ObjectMapper mapper;
-    private final Map<Downstream, HttpProxy> proxies = new EnumMap<>(Downstream.class);
+    /**
+     * One HTTP client (so one connection pool) and its proxies per event loop, keyed by the event loop of the request
+     * being forwarded. Vert.x' client pool hands any idle connection to any requester (most recently used first,
+     * whatever event loop it lives on) and then passes every read of that connection over to the requester's event
+     * loop: two thread hand-offs per forwarded request and two connections for one client's consecutive requests. A
+     * pool per event loop only ever opens connections on its own event loop (the pool connects on the requester's
+     * loop), so a forwarded request and its answer stay on the thread that read the client's request
+     * (docs/decisions.md §92).
+     */
+    private final Map<EventLoop, Map<Downstream, HttpProxy>> proxies = new ConcurrentHashMap<>();
     private final Map<HttpServerRequest, Forwarding> inFlight = new ConcurrentHashMap<>();
     private Vertx vertx;
 
@@ -111,18 +122,29 @@ public class GatewayRouter {
 
     void install(@Observes Router router, Vertx vertx) {
         this.vertx = vertx;
+        router.route().order(-10).handler(this::handle);
+    }
+
+    /** The proxy to {@code service} for a request read on {@code context}'s event loop. */
+    private HttpProxy proxy(ContextInternal context, Downstream service) {
+        EventLoop loop = (context != null ? context : (ContextInternal) vertx.getOrCreateContext()).nettyEventLoop();
+        return proxies.computeIfAbsent(loop, l -> proxiesForOneEventLoop()).get(service);
+    }
+
+    private Map<Downstream, HttpProxy> proxiesForOneEventLoop() {
         HttpClient client = vertx.createHttpClient(new HttpClientOptions()
                 .setConnectTimeout(2_000)
                 .setIdleTimeout((int) config.downstreamTimeout().toSeconds())
                 .setKeepAlive(true)
                 .setMaxPoolSize(64));
+        Map<Downstream, HttpProxy> forLoop = new EnumMap<>(Downstream.class);
         for (Downstream service : Downstream.values()) {
             URI base = URI.create(baseUrl(service));
             HttpProxy proxy = HttpProxy.reverseProxy(client).origin(base.getPort(), base.getHost());
             proxy.addInterceptor(new Forwarder(service));
-            proxies.put(service, proxy);
+            forLoop.put(service, proxy);
         }
-        router.route().order(-10).handler(this::handle);
+        return forLoop;
     }
 
     private String baseUrl(Downstream service) {
@@ -281,7 +303,7 @@ public class GatewayRouter {
         headers.set("Authorization", "Bearer " + admitted.token());
         inFlight.put(request, forwarding);
         ctx.addEndHandler(done -> inFlight.remove(request));
-        proxies.get(route.service()).handle(request);
+        proxy(contextOf(request), route.service()).handle(request);
     }
 
     /** Reads a JSON body of at most {@code limit} bytes; past it the client gets a 413 at once. */
@@ -382,11 +404,16 @@ public class GatewayRouter {
 
     /** Names the request's {@code uri} metrics label (docs/decisions.md §27); never the raw path. */
     private static void labelMetrics(HttpServerRequest request, String template) {
-        Context context = request instanceof HttpServerRequestInternal internal ? internal.context()
-                : Vertx.currentContext();
+        Context context = contextOf(request);
         if (context != null) {
             context.putLocal(METRICS_URI_TEMPLATE, template);
         }
+    }
+
+    /** The Vert.x context (hence the event loop) the request was read on. */
+    private static ContextInternal contextOf(HttpServerRequest request) {
+        return (ContextInternal) (request instanceof HttpServerRequestInternal internal ? internal.context()
+                : Vertx.currentContext());
     }
 
     private static String requestId(String offered) {
