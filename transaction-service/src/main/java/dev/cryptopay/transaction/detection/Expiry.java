@@ -6,13 +6,12 @@ import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.PaymentRequestState;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.Settlement;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.domain.TransactionState;
 import dev.cryptopay.transaction.service.Opened;
 import dev.cryptopay.transaction.service.TransactionEvents;
+import dev.cryptopay.transaction.view.TransactionRows;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,10 +21,6 @@ import jakarta.persistence.EntityManager;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -108,8 +103,8 @@ public class Expiry {
     /**
      * Expires one batch of transactions; answers how many were claimed. The batch's payment requests, transfers and
      * refunds are read in one query each and its events built from them: read per transaction, with a flush before
-     * each read, a batch of 200 cost about 25 ms of CPU per transaction (every flush checks every entity loaded so
-     * far), and expiry fell behind the creations it had to follow (docs/decisions.md §93).
+     * each read, a batch cost the square of its size (every flush checks every entity loaded so far) and expiry fell
+     * behind the creations it had to follow (docs/decisions.md §93).
      */
     int expireTransactions() {
         OffsetDateTime now = Clock.now();
@@ -122,31 +117,20 @@ public class Expiry {
         if (due.isEmpty()) {
             return 0;
         }
-        List<UUID> ids = due.stream().map(tx -> tx.id).toList();
-        Map<UUID, List<PaymentRequest>> requests = byTransaction(PaymentRequest.ofTransactions(ids),
-                r -> r.transactionId);
-        Map<UUID, List<PaymentTransfer>> transfers = byTransaction(PaymentTransfer.ofTransactions(ids),
-                t -> t.transactionId);
-        Map<UUID, List<Refund>> refunds = byTransaction(Refund.ofTransactions(ids), r -> r.transactionId);
+        TransactionRows rows = TransactionRows.of(due);
         for (Transaction tx : due) {
-            List<PaymentRequest> ofTx = requests.getOrDefault(tx.id, List.of());
-            List<PaymentTransfer> seen = transfers.getOrDefault(tx.id, List.of());
-            for (PaymentRequest request : ofTx) {
+            List<PaymentRequest> requests = rows.payments(tx);
+            for (PaymentRequest request : requests) {
                 if (request.state() == PaymentRequestState.AWAITING) {
                     request.moveTo(PaymentRequestState.EXPIRED);
                 }
             }
             tx.moveTo(TransactionState.EXPIRED);
             tx.updatedAt = now;
-            Settlement.apply(tx, ofTx, seen);
-            events.publish(EventTypes.TRANSACTION_EXPIRED, tx, ofTx, seen, refunds.getOrDefault(tx.id, List.of()));
+            Settlement.apply(tx, requests, rows.transfers(tx));
+            events.publish(EventTypes.TRANSACTION_EXPIRED, tx, rows);
         }
         return due.size();
-    }
-
-    /** Rows grouped by their transaction, each group in the order of {@code rows}. */
-    private static <T> Map<UUID, List<T>> byTransaction(List<T> rows, Function<T, UUID> transactionId) {
-        return rows.stream().collect(Collectors.groupingBy(transactionId));
     }
 
     /**

@@ -3,9 +3,8 @@ package dev.cryptopay.transaction.service;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.transaction.domain.PaymentRequest;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.view.TransactionRows;
 import dev.cryptopay.transaction.view.TransactionViews;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -46,20 +45,19 @@ public class TransactionEvents {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void publishCreated(String type, Transaction tx, List<PaymentRequest> payments) {
-        publish(type, tx, payments, List.of(), List.of());
+        tx.version++;
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(),
+                TransactionViews.of(tx, payments, List.of(), List.of()).withoutKycDetails());
     }
 
     /**
-     * {@link #publish} with the transaction's payment requests, transfers and refunds in hand (all of each, in the
-     * order {@link TransactionViews#load} reads them), for a caller that read them for many transactions at once:
-     * no flush and no reads per transaction. A flush and three queries per transaction made a batch cost the square
-     * of its size (each flush checks every entity the batch has loaded; docs/decisions.md §93).
+     * {@link #publish} for a transaction of a batch whose payment requests, transfers and refunds were read together
+     * ({@code rows}): no flush and no reads per transaction. A flush and three queries per transaction made a batch
+     * cost the square of its size (each flush checks every entity the batch has loaded; docs/decisions.md §93).
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public void publish(String type, Transaction tx, List<PaymentRequest> payments, List<PaymentTransfer> transfers,
-            List<Refund> refunds) {
+    public void publish(String type, Transaction tx, TransactionRows rows) {
         tx.version++;
-        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(),
-                TransactionViews.of(tx, payments, transfers, refunds).withoutKycDetails());
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), rows.view(tx).withoutKycDetails());
     }
 }

@@ -4,23 +4,17 @@ import dev.cryptopay.support.paging.PageMetadata;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.transaction.domain.MerchantView;
-import dev.cryptopay.transaction.domain.PaymentRequest;
-import dev.cryptopay.transaction.domain.PaymentTransfer;
-import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.Transaction;
+import dev.cryptopay.transaction.view.TransactionRows;
 import dev.cryptopay.transaction.view.TransactionView;
-import dev.cryptopay.transaction.view.TransactionViews;
 import io.quarkus.panache.common.Page;
 import io.quarkus.panache.common.Parameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 /** GET /transactions: an account's transactions (all its merchants), filtered, newest first, paged. */
 @ApplicationScoped
@@ -69,19 +63,8 @@ public class TransactionListing {
         long total = Transaction.count(where.toString(), params);
         List<Transaction> page = Transaction.<Transaction>find(where + " order by createdAt desc, id desc", params)
                 .page(Page.of(query.page().index(), query.page().limit())).list();
-        Map<UUID, List<PaymentRequest>> payments = PaymentRequest
-                .ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
-                .collect(Collectors.groupingBy(p -> p.transactionId, Collectors.toList()));
-        Map<UUID, List<PaymentTransfer>> transfers = PaymentTransfer
-                .ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
-                .collect(Collectors.groupingBy(t -> t.transactionId, Collectors.toList()));
-        Map<UUID, List<Refund>> refunds = Refund.ofTransactions(page.stream().map(tx -> tx.id).toList()).stream()
-                .collect(Collectors.groupingBy(r -> r.transactionId, Collectors.toList()));
-        List<TransactionView> views = new ArrayList<>();
-        for (Transaction tx : page) {
-            views.add(TransactionViews.of(tx, payments.getOrDefault(tx.id, List.of()),
-                    transfers.getOrDefault(tx.id, List.of()), refunds.getOrDefault(tx.id, List.of())));
-        }
+        TransactionRows rows = TransactionRows.of(page);
+        List<TransactionView> views = page.stream().map(rows::view).toList();
         return new Listing(views, query.page().metadata(total, views.size()));
     }
 
