@@ -5,11 +5,13 @@ import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.view.TransactionRows;
+import dev.cryptopay.transaction.view.TransactionView;
 import dev.cryptopay.transaction.view.TransactionViews;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Transaction events on {@code payments.transactions.v1} through the outbox, keyed by transactionID; each
@@ -32,9 +34,10 @@ public class TransactionEvents {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void publish(String type, Transaction tx) {
-        tx.version++;
-        em.flush();
-        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), TransactionViews.load(tx).withoutKycDetails());
+        append(type, tx, () -> {
+            em.flush();
+            return TransactionViews.load(tx);
+        });
     }
 
     /**
@@ -45,9 +48,7 @@ public class TransactionEvents {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void publishCreated(String type, Transaction tx, List<PaymentRequest> payments) {
-        tx.version++;
-        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(),
-                TransactionViews.of(tx, payments, List.of(), List.of()).withoutKycDetails());
+        append(type, tx, () -> TransactionViews.of(tx, payments, List.of(), List.of()));
     }
 
     /**
@@ -57,7 +58,12 @@ public class TransactionEvents {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void publish(String type, Transaction tx, TransactionRows rows) {
+        append(type, tx, () -> rows.view(tx));
+    }
+
+    /** Grows the version, then builds the view (which carries it) and appends it without {@code kycDetails}. */
+    private void append(String type, Transaction tx, Supplier<TransactionView> view) {
         tx.version++;
-        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), rows.view(tx).withoutKycDetails());
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), view.get().withoutKycDetails());
     }
 }
