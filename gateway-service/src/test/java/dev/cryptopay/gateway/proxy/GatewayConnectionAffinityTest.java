@@ -10,12 +10,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,22 +75,14 @@ class GatewayConnectionAffinityTest {
     static void start() throws Exception {
         SeededKeys.admin(ACCOUNT, ADMIN);
         QuarkusTransaction.requiringNew().run(() -> SeededKeys.merchant(UUID.randomUUID(), ACCOUNT, "affinity-till"));
-        transactionService = HttpServer.create(new InetSocketAddress("127.0.0.1", 9082), 0);
-        transactionService.setExecutor(Executors.newFixedThreadPool(CONNECTIONS));
-        transactionService.createContext("/", exchange -> {
+        transactionService = StandInService.start(9082, Executors.newFixedThreadPool(CONNECTIONS), exchange -> {
             ARRIVED_ON.put(exchange.getRequestHeaders().getFirst("X-Request-Id"), exchange.getRemoteAddress().getPort());
             try {
                 Thread.sleep(2); // the requests overlap, so the pools open several connections
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            byte[] answer = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, answer.length);
-            exchange.getResponseBody().write(answer);
-            exchange.close();
         });
-        transactionService.start();
     }
 
     @AfterAll
