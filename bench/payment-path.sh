@@ -238,6 +238,11 @@ fi
 
 
 # --- 1. pgbench baseline -------------------------------------------------------------------------------------------
+# The server as it is configured (deploy/local/postgres.sh reuses one found running): without autovacuum nothing
+# analyses the tables, and a statement planned while its table was small keeps that plan (docs/performance.md, twelfth
+# step), so the figures below depend on it.
+step "postgres: $("${PSQL[@]}" -Atc "select string_agg(name || '=' || setting, ', ' order by name) from pg_settings
+  where name in ('autovacuum', 'fsync', 'synchronous_commit', 'shared_buffers', 'wal_sync_method')")"
 step "pgbench: scratch tables in schema bench_scratch of the transaction database"
 "${PSQL[@]}" <<'SQL'
 set client_min_messages = warning;

@@ -189,6 +189,11 @@ cmd_up() {
   fi
   version="$(echo 'SHOW server_version_num' | pg_super)"
   ((version >= 130000)) || die "postgres: server on $PG_HOST:$PG_PORT is older than PostgreSQL 13 ($version); use 15"
+  # A server found running is used as it is configured. Without autovacuum nothing analyses the tables (the planner
+  # estimates from their size alone) or removes their dead rows, unlike any production server: said here, left alone.
+  if [[ "$(echo 'SHOW autovacuum' | pg_super)" != on ]]; then
+    step "postgres: note: autovacuum is off on $PG_HOST:$PG_PORT ($(echo "SELECT coalesce(sourcefile, source) FROM pg_settings WHERE name = 'autovacuum'" | pg_super)); tables are never analysed or vacuumed here (docs/performance.md, twelfth step)"
+  fi
   created="$(echo "SELECT count(*) FROM pg_database WHERE datname IN ($(sql_db_list ''),$(sql_db_list _test),$(sql_db_list _it))" | pg_super)"
   ensure_role_and_dbs "$reset"
   step "postgres: role $APP_ROLE ok; databases ok (${#SERVICES[@]} run, $((${#SERVICES[@]} + ${#LIBRARIES[@]})) _test, ${#SERVICES[@]} _it; $((${#SERVICES[@]} * 3 + ${#LIBRARIES[@]} - created)) created)"

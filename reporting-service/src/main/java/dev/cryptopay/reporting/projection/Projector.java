@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.reporting.store.StoreSchemas;
+import dev.cryptopay.support.jdbc.CustomPlans;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -228,8 +229,8 @@ public final class Projector {
     private static void byVersion(Connection c, String schema, String table, String idColumn,
             Map<UUID, List<Event>> byAggregate, Write write) throws SQLException {
         Map<UUID, Order> stored = new HashMap<>();
-        try (PreparedStatement st = c.prepareStatement("select " + idColumn + ", version, source_updated_at from "
-                + schema + "." + table + " where " + idColumn + " = any(?)")) {
+        try (PreparedStatement st = CustomPlans.eachExecution(c.prepareStatement("select " + idColumn
+                + ", version, source_updated_at from " + schema + "." + table + " where " + idColumn + " = any(?)"))) {
             st.setArray(1, c.createArrayOf("uuid", byAggregate.keySet().toArray()));
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {

@@ -12,6 +12,7 @@ import dev.cryptopay.reporting.rest.ReportDtos.TransactionDetail;
 import dev.cryptopay.reporting.rest.ReportDtos.TransactionList;
 import dev.cryptopay.reporting.rest.ReportDtos.TransactionRow;
 import dev.cryptopay.reporting.store.StoreSchemas;
+import dev.cryptopay.support.jdbc.CustomPlans;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
@@ -167,8 +168,8 @@ public class ReportQueries {
     private static List<PaymentDetail> payments(Connection c, String schema, UUID[] ids,
             Map<UUID, List<PaymentSummary>> summaries) throws SQLException {
         List<PaymentDetail> details = new ArrayList<>();
-        try (PreparedStatement st = c.prepareStatement("select " + PAYMENT_COLUMNS + " from " + schema
-                + ".payment_row p where p.transaction_id = any(?) order by p.transaction_id, p.position")) {
+        try (PreparedStatement st = CustomPlans.eachExecution(c.prepareStatement("select " + PAYMENT_COLUMNS + " from "
+                + schema + ".payment_row p where p.transaction_id = any(?) order by p.transaction_id, p.position"))) {
             st.setArray(1, c.createArrayOf("uuid", ids));
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {

@@ -1,5 +1,6 @@
 package dev.cryptopay.webhook.delivery;
 
+import dev.cryptopay.support.jdbc.CustomPlans;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.sql.Connection;
@@ -175,7 +176,7 @@ public class DeliveryStore {
     public void record(List<Outcome> outcomes, List<Duration> retryWaits) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             connection.setAutoCommit(false);
-            try (PreparedStatement lock = connection.prepareStatement(LOCK_IN_ORDER);
+            try (PreparedStatement lock = CustomPlans.eachExecution(connection.prepareStatement(LOCK_IN_ORDER));
                     PreparedStatement insert = connection.prepareStatement(INSERT_ATTEMPT);
                     PreparedStatement delivered = connection.prepareStatement(DELIVERED);
                     PreparedStatement failed = connection.prepareStatement(FAILED_ATTEMPT)) {
