@@ -189,16 +189,21 @@ cmd_up() {
   fi
   version="$(echo 'SHOW server_version_num' | pg_super)"
   ((version >= 130000)) || die "postgres: server on $PG_HOST:$PG_PORT is older than PostgreSQL 13 ($version); use 15"
-  # A server found running is used as it is configured. Without autovacuum nothing analyses the tables (the planner
-  # estimates from their size alone) or removes their dead rows, unlike any production server: said here, left alone.
-  if [[ "$(echo 'SHOW autovacuum' | pg_super)" != on ]]; then
-    step "postgres: note: autovacuum is off on $PG_HOST:$PG_PORT ($(echo "SELECT coalesce(sourcefile, source) FROM pg_settings WHERE name = 'autovacuum'" | pg_super)); tables are never analysed or vacuumed here (docs/performance.md, twelfth step)"
-  fi
   created="$(echo "SELECT count(*) FROM pg_database WHERE datname IN ($(sql_db_list ''),$(sql_db_list _test),$(sql_db_list _it))" | pg_super)"
   ensure_role_and_dbs "$reset"
   step "postgres: role $APP_ROLE ok; databases ok (${#SERVICES[@]} run, $((${#SERVICES[@]} + ${#LIBRARIES[@]})) _test, ${#SERVICES[@]} _it; $((${#SERVICES[@]} * 3 + ${#LIBRARIES[@]} - created)) created)"
   if [[ "$reset" == 1 ]]; then
     step "postgres: test databases reset (*_test, *_it dropped and recreated empty)"
+  fi
+  # A server found running is used as it is configured. Without autovacuum nothing analyses the tables: the planner
+  # then estimates from their size alone and reads whole tables for lookups by a list of ids (an expiry batch's
+  # payment requests: 84 ms instead of 6 at 157,000 rows; docs/performance.md, twelfth step). So a start analyses the
+  # run databases itself (the test databases are recreated empty); the server's configuration is left alone, and
+  # nothing removes dead rows here as autovacuum would.
+  if [[ "$(echo 'SHOW autovacuum' | pg_super)" != on && "$reset" != 1 ]]; then
+    local analysed=$SECONDS db
+    for db in "${SERVICES[@]}"; do printf '\\connect %s\nANALYZE;\n' "$db"; done | pg_super >/dev/null
+    step "postgres: autovacuum is off on $PG_HOST:$PG_PORT ($(echo "SELECT coalesce(sourcefile, source) FROM pg_settings WHERE name = 'autovacuum'" | pg_super)): analysed the ${#SERVICES[@]} run databases in $((SECONDS - analysed)) s (docs/performance.md, twelfth step)"
   fi
   # Prove the application credential works over TCP.
   PGPASSWORD="$APP_PASSWORD" PGCONNECT_TIMEOUT=5 psql -X -q -At -h "$PG_HOST" -p "$PG_PORT" -U "$APP_ROLE" -d merchant -c 'select 1' >/dev/null 2>&1 ||
