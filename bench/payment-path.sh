@@ -240,16 +240,10 @@ fi
 # --- 1. pgbench baseline -------------------------------------------------------------------------------------------
 # The server as it is configured (deploy/local/postgres.sh reuses one found running). Without autovacuum nothing
 # analyses the tables, and the planner reads whole tables for lookups by a list of ids (docs/performance.md, twelfth
-# step): the six databases are analysed here, as autovacuum keeps a production server's statistics.
+# step): postgres.sh analyses the six databases then, as autovacuum keeps a production server's statistics.
 step "postgres: $("${PSQL[@]}" -Atc "select string_agg(name || '=' || setting, ', ' order by name) from pg_settings
   where name in ('autovacuum', 'fsync', 'synchronous_commit', 'shared_buffers', 'wal_sync_method')")"
-if [[ "$("${PSQL[@]}" -Atc 'show autovacuum')" != on ]]; then
-  analysed=$SECONDS
-  for s in "${SERVICES[@]}"; do
-    psql -X -q -h 127.0.0.1 -U payments -d "$s" -c "set client_min_messages = error" -c analyze >/dev/null
-  done
-  step "postgres: autovacuum is off: analysed the six databases in $((SECONDS - analysed)) s"
-fi
+"$LOCAL_DIR/postgres.sh" analyze || die "deploy/local/postgres.sh analyze failed"
 step "pgbench: scratch tables in schema bench_scratch of the transaction database"
 "${PSQL[@]}" <<'SQL'
 set client_min_messages = warning;

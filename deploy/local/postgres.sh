@@ -4,6 +4,7 @@
 #   deploy/local/postgres.sh up [--reset-test-dbs]   reuse or start a server, ensure role + databases
 #   deploy/local/postgres.sh down                     stop the server only if these scripts started it
 #   deploy/local/postgres.sh status
+#   deploy/local/postgres.sh analyze                  where autovacuum is off: ANALYZE the run databases (up does it)
 #
 # Role `payments` / password `payments` (LOCAL DEVELOPMENT credential only).
 # Databases (owner payments): <svc> (run), <svc>_test (per-service @QuarkusTest), <svc>_it
@@ -27,7 +28,7 @@ LIBRARIES=(support)
 
 usage() {
   cat <<EOF
-usage: $0 up [--reset-test-dbs] | down | status
+usage: $0 up [--reset-test-dbs] | down | status | analyze
 EOF
 }
 
@@ -195,19 +196,22 @@ cmd_up() {
   if [[ "$reset" == 1 ]]; then
     step "postgres: test databases reset (*_test, *_it dropped and recreated empty)"
   fi
-  # A server found running is used as it is configured. Without autovacuum nothing analyses the tables: the planner
-  # then estimates from their size alone and reads whole tables for lookups by a list of ids (an expiry batch's
-  # payment requests: 84 ms instead of 6 at 157,000 rows; docs/performance.md, twelfth step). So a start analyses the
-  # run databases itself (the test databases are recreated empty); the server's configuration is left alone, and
-  # nothing removes dead rows here as autovacuum would.
-  if [[ "$(echo 'SHOW autovacuum' | pg_super)" != on && "$reset" != 1 ]]; then
-    local analysed=$SECONDS db
-    for db in "${SERVICES[@]}"; do printf '\\connect %s\nANALYZE;\n' "$db"; done | pg_super >/dev/null
-    step "postgres: autovacuum is off on $PG_HOST:$PG_PORT ($(echo "SELECT coalesce(sourcefile, source) FROM pg_settings WHERE name = 'autovacuum'" | pg_super)): analysed the ${#SERVICES[@]} run databases in $((SECONDS - analysed)) s (docs/performance.md, twelfth step)"
-  fi
+  [[ "$reset" == 1 ]] || cmd_analyze # the test databases are recreated empty
   # Prove the application credential works over TCP.
   PGPASSWORD="$APP_PASSWORD" PGCONNECT_TIMEOUT=5 psql -X -q -At -h "$PG_HOST" -p "$PG_PORT" -U "$APP_ROLE" -d merchant -c 'select 1' >/dev/null 2>&1 ||
     die "postgres: role $APP_ROLE cannot log in on $PG_HOST:$PG_PORT with its password; allow md5/scram-sha-256 (or trust) for 127.0.0.1/32 in pg_hba.conf and reload"
+}
+
+# A server found running is used as it is configured. Without autovacuum nothing analyses the tables: the planner
+# then estimates from their size alone and reads whole tables for lookups by a list of ids (an expiry batch's payment
+# requests: 84 ms instead of 6 at 157,000 rows; docs/performance.md, twelfth step). So on such a server `up` analyses
+# the run databases itself, and bench/payment-path.sh again before it measures; the server's configuration is left
+# alone, and nothing removes dead rows here as autovacuum would.
+cmd_analyze() {
+  local analysed=$SECONDS db
+  [[ "$(echo 'SHOW autovacuum' | pg_super)" != on ]] || return 0
+  for db in "${SERVICES[@]}"; do printf '\\connect %s\nANALYZE;\n' "$db"; done | pg_super >/dev/null
+  step "postgres: autovacuum is off on $PG_HOST:$PG_PORT ($(echo "SELECT coalesce(sourcefile, source) FROM pg_settings WHERE name = 'autovacuum'" | pg_super)): analysed the ${#SERVICES[@]} run databases in $((SECONDS - analysed)) s (docs/performance.md, twelfth step)"
 }
 
 cmd_down() {
@@ -243,6 +247,7 @@ main() {
     up) cmd_up "$@" ;;
     down) cmd_down ;;
     status) cmd_status ;;
+    analyze) cmd_analyze ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
   esac
