@@ -31,6 +31,17 @@ public class AccountLimits {
         config.accounts().forEach((account, values) -> overrides.put(account.toLowerCase(Locale.ROOT), values));
     }
 
+    /**
+     * The shortest time, in seconds, in which the account could make {@code requests} requests across the platform:
+     * each gateway replica ({@link AccountLimitsConfig#gatewayReplicas()}) lets through its burst at once and then its
+     * rate; 0 when the bursts alone reach that many.
+     */
+    public double secondsToMake(UUID accountId, long requests) {
+        Rate rate = rateForAccount(accountId);
+        double perReplica = (double) requests / defaults.gatewayReplicas();
+        return Math.max(0, (perReplica - rate.burst()) / rate.requestsPerSecond());
+    }
+
     /** The request rate that applies to the account's keys together. */
     public Rate rateForAccount(UUID accountId) {
         AccountLimitsConfig.Overrides overrides = accountId == null ? null : this.overrides.get(accountId.toString());

@@ -45,6 +45,14 @@ public interface AccountLimitsConfig {
     @WithDefault("400")
     int requestBurst();
 
+    /**
+     * The most gateway replicas that run at once (the gateway's HorizontalPodAutoscaler maxReplicas in deploy/k8s):
+     * each enforces the account's rate on its own, so an account's requests across the platform are at most this many
+     * times its rate and burst. transaction-service's open-transaction quota relies on it (docs/decisions.md §97).
+     */
+    @WithDefault("6")
+    int gatewayReplicas();
+
     /** Overrides by account UUID; a setting an override leaves out keeps the default. */
     Map<String, Overrides> accounts();
 

@@ -51,6 +51,19 @@ class AccountLimitsTest {
     }
 
     @Test
+    void theTimeToMakeSoManyRequestsCountsEveryGatewayReplica() {
+        // Defaults: 6 replicas, each lets through a burst of 400 and then 200 a second.
+        assertEquals(2.5, limits(Map.of()).secondsToMake(OTHER, 6 * (400 + 500)));
+        AccountLimits limits = limits(Map.of(
+                "cryptopay.limits.gateway-replicas", "2",
+                "cryptopay.limits.accounts.\"" + BIG + "\".requests-per-second", "1000",
+                "cryptopay.limits.accounts.\"" + BIG + "\".request-burst", "3000"));
+        assertEquals(10.0, limits.secondsToMake(BIG, 2 * (3000 + 10_000)));
+        assertEquals(0.0, limits.secondsToMake(OTHER, 800), "the two replicas' bursts alone make 800 at once");
+        assertEquals(0.0, limits.secondsToMake(OTHER, 5));
+    }
+
+    @Test
     void anUpperCaseAccountIdInConfigurationIsNotLost() {
         // Operators paste UUIDs as they come; lookups use the lower-case form, so the configuration must too.
         AccountLimits limits = limits(Map.of(

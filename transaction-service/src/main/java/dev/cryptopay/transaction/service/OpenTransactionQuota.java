@@ -11,6 +11,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The quota of open transactions (status 0 or -3) per merchant (docs/decisions.md §25, §47): the account's
@@ -21,22 +22,30 @@ import java.util.concurrent.atomic.AtomicLong;
  * merchant take a transaction-scoped advisory lock and count again, so the limit holds exactly there (the count
  * then sees every creation committed before the lock was granted).
  *
- * <p>Far below the limit a creation does not count at all (docs/decisions.md §69): the last exact count of the
+ * <p>Far below the limit a creation does not count at all (docs/decisions.md §69, §97): the last exact count of the
  * merchant, plus every creation this replica admitted since, is an upper bound of its open transactions (they only
  * end otherwise). While that bound stays below half the limit (and below the serialising zone) and the count is
- * younger than {@link #RECOUNT_AFTER_NANOS}, the creation is admitted without a query, so a busy merchant's creations
- * cost O(1) instead of a count over its whole backlog. When the count is stale, the first creation to notice counts again
- * and the others are admitted on the old bound meanwhile (for at most a second more), rather than all counting the same
- * backlog at once. Creations on other replicas are not in this replica's bound; they could only matter if they opened
- * half the limit within two seconds, and the count near the limit stays exact.
+ * younger than what the room left allows, the creation is admitted without a query, so a busy merchant's creations
+ * cost O(1) instead of a count over its whole backlog. Creations on other replicas are not in this replica's bound, so
+ * a count stands only as long as the account could not, at its request rate through every gateway replica (bursts
+ * included, {@link AccountLimits#secondsToMake}), open the room left below half the limit: one second at least
+ * ({@link #RECOUNT_AFTER_NANOS}), ten at most ({@link #STANDS_AT_MOST_NANOS}). A merchant with a large quota and a
+ * large backlog is then counted every ten seconds rather than every second. When the count is stale, the first
+ * creation to notice counts again and the others are admitted on the old bound meanwhile (for at most a second more),
+ * rather than all counting the same backlog at once. The count near the limit stays exact.
  */
 @ApplicationScoped
 public class OpenTransactionQuota {
 
     /** How far below the limit creations start to serialise per merchant. */
     static final int NEAR = 64;
-    /** How long an exact count stands for the merchant's open transactions (plus the creations admitted since). */
+    /**
+     * The least time an exact count stands for the merchant's open transactions (plus the creations admitted since),
+     * and how much longer the others are admitted on it while one creation counts again.
+     */
     static final long RECOUNT_AFTER_NANOS = 1_000_000_000L;
+    /** The most time an exact count stands, however much room is left below half the limit. */
+    static final long STANDS_AT_MOST_NANOS = 10_000_000_000L;
 
     /**
      * The last exact count of a merchant and the creations this replica admitted since; {@code recounting} once a
@@ -54,19 +63,21 @@ public class OpenTransactionQuota {
 
         /**
          * Whether a creation at {@code now} is admitted on this bound without counting: while it is younger than
-         * {@link #RECOUNT_AFTER_NANOS}; and, up to twice that, while another creation is already recounting (the first
-         * to find it stale counts, the others need not all count the same backlog at once). Always below
-         * {@code unboundedBelow}.
+         * {@code standsForNanos} gives for the room left below {@code unboundedBelow}; and, up to a second more, while
+         * another creation is already recounting (the first to find it stale counts, the others need not all count
+         * the same backlog at once). Never once the bound reaches {@code unboundedBelow}.
          */
-        boolean admits(long now, long unboundedBelow) {
-            if (upper() >= unboundedBelow) {
+        boolean admits(long now, long unboundedBelow, LongUnaryOperator standsForNanos) {
+            long upper = upper();
+            if (upper >= unboundedBelow) {
                 return false;
             }
             long age = now - countedAt;
-            if (age < RECOUNT_AFTER_NANOS) {
+            long stands = standsForNanos.applyAsLong(unboundedBelow - upper);
+            if (age < stands) {
                 return true;
             }
-            return age < 2 * RECOUNT_AFTER_NANOS && !recounting.compareAndSet(false, true);
+            return age < stands + RECOUNT_AFTER_NANOS && !recounting.compareAndSet(false, true);
         }
     }
 
@@ -87,7 +98,7 @@ public class OpenTransactionQuota {
         long unboundedBelow = Math.min(max / 2, max - NEAR);
         long now = System.nanoTime();
         Bound bound = bounds.get(merchant.merchantId);
-        if (bound != null && bound.admits(now, unboundedBelow)) {
+        if (bound != null && bound.admits(now, unboundedBelow, room -> standsForNanos(merchant.accountId, room))) {
             bound.admittedSince().incrementAndGet();
             return;
         }
@@ -109,6 +120,16 @@ public class OpenTransactionQuota {
             throw ApiException.conflict("limit_reached", "The merchant has " + max + " open transactions (status 0 "
                     + "or -3), its limit; complete, cancel or let some expire before creating more.");
         }
+    }
+
+    /**
+     * How long an exact count stands for a merchant of {@code accountId} with {@code room} open transactions left
+     * below half its limit: the shortest time in which the account could open that many through the gateway, between
+     * {@link #RECOUNT_AFTER_NANOS} and {@link #STANDS_AT_MOST_NANOS}.
+     */
+    long standsForNanos(UUID accountId, long room) {
+        double nanos = limits.secondsToMake(accountId, room) * 1e9;
+        return (long) Math.max(RECOUNT_AFTER_NANOS, Math.min(STANDS_AT_MOST_NANOS, nanos));
     }
 
     /** Exact counts run since start (for tests). */

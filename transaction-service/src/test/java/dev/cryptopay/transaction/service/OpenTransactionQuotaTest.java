@@ -13,11 +13,13 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import java.time.OffsetDateTime;
 import java.util.UUID;
+import java.util.function.LongUnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * The open-transaction quota's cost (docs/decisions.md §69): far below the limit, one exact count per merchant and
- * second stands for the creations that follow; near the limit every creation counts, so the limit holds exactly.
+ * The open-transaction quota's cost (docs/decisions.md §69, §97): far below the limit, one exact count per merchant
+ * stands for the creations that follow, for as long as the account could not open the room left (one to ten
+ * seconds); near the limit every creation counts, so the limit holds exactly.
  */
 @QuarkusTest
 class OpenTransactionQuotaTest {
@@ -31,38 +33,60 @@ class OpenTransactionQuotaTest {
     EntityManager em;
 
     @Test
-    void farBelowTheLimitOneCountPerSecondStandsForTheCreationsThatFollow() throws Exception {
+    void farBelowTheLimitACountStandsWhileTheAccountCouldNotOpenTheRoomLeft() throws Exception {
+        // An account with the defaults: 10,000 open per merchant (half: 5,000), 200 requests a second and a burst of
+        // 400 on each of 6 gateway replicas.
         MerchantView merchant = merchant(UUID.randomUUID());
         long before = quota.counts();
         long started = System.nanoTime();
         for (int i = 0; i < 20; i++) {
             QuarkusTransaction.requiringNew().run(() -> quota.checkRoomFor(merchant));
         }
-        long seconds = (System.nanoTime() - started) / 1_000_000_000L;
-        long counted = quota.counts() - before;
-        assertTrue(counted >= 1 && counted <= 1 + seconds, counted + " counts for 20 creations in " + seconds + " s");
+        assertEquals(before + 1, quota.counts(), "the first creation counts, the next 19 are admitted on its count");
 
-        // After a second the bound is stale: the next creation counts again.
-        Thread.sleep(1100);
-        long stale = quota.counts();
+        // 20 admitted leave 4,980 below half the limit: the account needs (4,980 / 6 - 400) / 200 = 2.15 s for them.
+        long stands = quota.standsForNanos(merchant.accountId, 4_980);
+        assertEquals(2_150_000_000L, stands, 1_000_000L);
+        sleepUntil(started + 1_100_000_000L);
         QuarkusTransaction.requiringNew().run(() -> quota.checkRoomFor(merchant));
-        assertEquals(stale + 1, quota.counts());
+        assertEquals(before + 1, quota.counts(), "a count older than a second still stands while the room allows");
+
+        sleepUntil(started + stands + 50_000_000L);
+        QuarkusTransaction.requiringNew().run(() -> quota.checkRoomFor(merchant));
+        assertEquals(before + 2, quota.counts(), "once the account could have opened the room left, counted again");
+    }
+
+    @Test
+    void aCountStandsBetweenOneAndTenSeconds() {
+        UUID account = UUID.randomUUID();
+        assertEquals(OpenTransactionQuota.RECOUNT_AFTER_NANOS, quota.standsForNanos(account, 100),
+                "the six bursts alone could open 100: one second, as before");
+        assertEquals(OpenTransactionQuota.STANDS_AT_MOST_NANOS, quota.standsForNanos(account, 10_000_000),
+                "8,331 s at the account's rate, but never more than ten");
     }
 
     @Test
     void aStaleBoundIsRecountedByOneCreationWhileTheOthersAreAdmittedOnIt() {
         long second = OpenTransactionQuota.RECOUNT_AFTER_NANOS;
+        LongUnaryOperator threeSeconds = room -> 3 * second;
         OpenTransactionQuota.Bound bound = new OpenTransactionQuota.Bound(10, 0);
-        assertTrue(bound.admits(second - 1, 5_000), "a fresh bound admits");
-        assertFalse(bound.admits(second + 1, 5_000), "the first to find it stale counts again");
-        assertTrue(bound.admits(second + 2, 5_000), "the others are admitted while that count runs");
-        assertTrue(bound.admits(2 * second - 1, 5_000));
-        assertFalse(bound.admits(2 * second, 5_000), "never on a bound two seconds old");
-        assertFalse(new OpenTransactionQuota.Bound(10, 0).admits(0, 11), "never at half the limit");
+        assertTrue(bound.admits(3 * second - 1, 5_000, threeSeconds), "a bound admits for as long as it stands");
+        assertFalse(bound.admits(3 * second + 1, 5_000, threeSeconds), "the first to find it stale counts again");
+        assertTrue(bound.admits(3 * second + 2, 5_000, threeSeconds), "the others are admitted while that count runs");
+        assertTrue(bound.admits(4 * second - 1, 5_000, threeSeconds));
+        assertFalse(bound.admits(4 * second, 5_000, threeSeconds), "never a second after it went stale");
+        assertFalse(new OpenTransactionQuota.Bound(10, 0).admits(0, 11, threeSeconds), "never at half the limit");
+
+        long[] asked = new long[1];
         OpenTransactionQuota.Bound filling = new OpenTransactionQuota.Bound(4_980, 0);
-        assertFalse(filling.admits(second + 1, 5_000), "takes on the recount");
+        assertTrue(filling.admits(0, 5_000, room -> {
+            asked[0] = room;
+            return second;
+        }));
+        assertEquals(19, asked[0], "how long it stands depends on the room left: 5,000 - 4,980 - the one admitted");
+        assertFalse(filling.admits(second + 1, 5_000, room -> second), "takes on the recount");
         filling.admittedSince().addAndGet(20);
-        assertFalse(filling.admits(second + 2, 5_000),
+        assertFalse(filling.admits(second + 2, 5_000, room -> second),
                 "nor, while that count runs, once the creations admitted since reach half the limit");
     }
 
@@ -79,6 +103,13 @@ class OpenTransactionQuotaTest {
         ApiException refused = assertThrows(ApiException.class,
                 () -> QuarkusTransaction.requiringNew().run(() -> quota.checkRoomFor(merchant)));
         assertEquals("limit_reached", refused.code());
+    }
+
+    private static void sleepUntil(long nanoTime) throws InterruptedException {
+        long left = nanoTime - System.nanoTime();
+        if (left > 0) {
+            Thread.sleep(left / 1_000_000L + 1);
+        }
     }
 
     private static MerchantView merchant(UUID accountId) {
