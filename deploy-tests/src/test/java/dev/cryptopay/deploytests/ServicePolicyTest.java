@@ -166,6 +166,23 @@ class ServicePolicyTest {
         });
     }
 
+    /**
+     * Each gateway replica holds an account to its rate on its own; the open-transaction quota trusts that at most
+     * {@code CRYPTOPAY_LIMITS_GATEWAY_REPLICAS} of them run (docs/decisions.md §97). More would let a count stand too
+     * long.
+     */
+    @ParameterizedTest
+    @FieldSource("OVERLAYS")
+    void theServicesKnowHowManyGatewayReplicasMayRun(String overlay) {
+        Manifests m = Manifests.of(overlay);
+        int maxReplicas = m.find("HorizontalPodAutoscaler", "gateway-service").orElseThrow()
+                .path("spec").path("maxReplicas").asInt();
+        JsonNode common = m.kind("ConfigMap").filter(c -> Manifests.name(c).startsWith("cryptopay-common"))
+                .findFirst().orElseThrow();
+        assertEquals(String.valueOf(maxReplicas), common.path("data").path("CRYPTOPAY_LIMITS_GATEWAY_REPLICAS").asText(),
+                overlay + ": cryptopay-common's CRYPTOPAY_LIMITS_GATEWAY_REPLICAS = the gateway autoscaler's maxReplicas");
+    }
+
     /** No Secret with a value, no secret-looking literal in an env var, no key material anywhere. */
     @ParameterizedTest
     @FieldSource("OVERLAYS")
