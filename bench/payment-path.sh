@@ -38,8 +38,8 @@
 # identity token per merchant; every request picks its merchant at random (bench/create-transaction-many.lua).
 # Each run creates a fresh merchant (and its publishable key) in the sandbox account, so the open transactions of
 # earlier runs (counted by the open-transaction quota on every creation) do not weigh on this one. --jfr records
-# JFR on the gateway and transaction-service during the gateway run and prints their hot methods, lock contention and
-# allocation (by site and by class).
+# JFR on the gateway and transaction-service during both gateway runs (gateway, gateway2) and prints their hot methods,
+# lock contention and allocation (by site and by class).
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$BENCH_DIR/../deploy/local/lib.sh"
@@ -355,11 +355,12 @@ run_wrk() { # name url header (or @file, see wrk_post)
   [[ "$name" == gateway ]] && db_snapshot "$name-0"
   cpu_snapshot "$name-0"
   thread_snapshot "$name-0"
-  if $jfr && [[ "$name" == gateway ]]; then
+  if $jfr && [[ "$name" == gateway* ]]; then
     for s in gateway transaction; do
       # deep stacks: Quarkus request stacks are longer than JFR's default 64 frames, which cuts off the callers
       jcmd "${PID[$s]}" JFR.configure stackdepth=512 >/dev/null 2>&1 || true
-      jcmd "${PID[$s]}" JFR.start name=bench settings=profile "duration=${duration}" filename="$out/$s.jfr" >/dev/null
+      jcmd "${PID[$s]}" JFR.start name="bench-$name" settings=profile "duration=${duration}" \
+        filename="$out/$s-$name.jfr" >/dev/null
     done
   fi
   wrk_post "$duration" "$url" "$header" >"$out/wrk-$name.txt" 2>"$out/wrk-$name.err"
@@ -487,12 +488,14 @@ done
 if $jfr; then
   sleep 2 # the recordings end with the run
   for s in gateway transaction; do
-    {
-      jfr view --width 200 hot-methods "$out/$s.jfr"
-      jfr view --width 200 contention-by-site "$out/$s.jfr"
-      jfr view --width 200 allocation-by-site "$out/$s.jfr"
-      jfr view --width 200 allocation-by-class "$out/$s.jfr"
-    } >"$out/jfr-$s.txt" 2>&1 || true
+    for run in gateway gateway2; do
+      {
+        jfr view --width 200 hot-methods "$out/$s-$run.jfr"
+        jfr view --width 200 contention-by-site "$out/$s-$run.jfr"
+        jfr view --width 200 allocation-by-site "$out/$s-$run.jfr"
+        jfr view --width 200 allocation-by-class "$out/$s-$run.jfr"
+      } >"$out/jfr-$s-$run.txt" 2>&1 || true
+    done
   done
 fi
 
@@ -729,10 +732,10 @@ for line in open(f"{out}/waits-gateway.txt"):
     parts = line.split(" ", 2)
     if len(parts) >= 2:
         waits[(parts[0], parts[1], parts[2].strip() if len(parts) > 2 else "")] += 1
-for s in ("transaction", "gateway"):
-    path = f"{out}/jfr-{s}.txt"
+for s, run in (("transaction", "gateway"), ("gateway", "gateway"), ("transaction", "gateway2"), ("gateway", "gateway2")):
+    path = f"{out}/jfr-{s}-{run}.txt"
     if os.path.exists(path):
-        print(f"\nJFR {s}-service during the gateway run (first lines; all in {path}):")
+        print(f"\nJFR {s}-service during the {run} run (first lines; all in {path}):")
         print("".join(open(path).readlines()[:28]))
 for run, seconds, services_shown in (("idle0", idle, services), ("idle", idle, services), ("gateway", None, ("gateway", "transaction")),
                                      ("direct", None, ("transaction",)), ("gateway2", None, ("gateway", "transaction"))):
