@@ -38,8 +38,9 @@ public class AccountLimits {
      */
     public double secondsToMake(UUID accountId, long requests) {
         Rate rate = rateForAccount(accountId);
-        double perReplica = (double) requests / defaults.gatewayReplicas();
-        return Math.max(0, (perReplica - rate.burst()) / rate.requestsPerSecond());
+        // at least one replica and one request a second, as the gateway's buckets have (RateLimiter)
+        double perReplica = (double) requests / Math.max(1, defaults.gatewayReplicas());
+        return Math.max(0, (perReplica - rate.burst()) / Math.max(1, rate.requestsPerSecond()));
     }
 
     /** The request rate that applies to the account's keys together. */

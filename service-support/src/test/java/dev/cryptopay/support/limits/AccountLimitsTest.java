@@ -61,6 +61,9 @@ class AccountLimitsTest {
         assertEquals(10.0, limits.secondsToMake(BIG, 2 * (3000 + 10_000)));
         assertEquals(0.0, limits.secondsToMake(OTHER, 800), "the two replicas' bursts alone make 800 at once");
         assertEquals(0.0, limits.secondsToMake(OTHER, 5));
+        AccountLimits stopped = limits(Map.of("cryptopay.limits.requests-per-second", "0",
+                "cryptopay.limits.request-burst", "0", "cryptopay.limits.gateway-replicas", "0"));
+        assertEquals(10.0, stopped.secondsToMake(OTHER, 10), "a rate of 0 counts as the gateway's least, 1 a second");
     }
 
     @Test
