@@ -54,6 +54,12 @@ final class Manifests {
         return resources.stream().filter(r -> kind.equals(r.path("kind").asText()));
     }
 
+    /** The data of the ConfigMap cryptopay-common, every service's shared environment (its name ends in a hash). */
+    JsonNode commonConfig() {
+        return kind("ConfigMap").filter(c -> name(c).startsWith("cryptopay-common")).findFirst().orElseThrow()
+                .path("data");
+    }
+
     Optional<ObjectNode> find(String kind, String name) {
         return kind(kind).filter(r -> name.equals(name(r))).findFirst();
     }

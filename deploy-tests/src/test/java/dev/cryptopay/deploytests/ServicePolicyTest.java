@@ -177,9 +177,7 @@ class ServicePolicyTest {
         Manifests m = Manifests.of(overlay);
         int maxReplicas = m.find("HorizontalPodAutoscaler", "gateway-service").orElseThrow()
                 .path("spec").path("maxReplicas").asInt();
-        JsonNode common = m.kind("ConfigMap").filter(c -> Manifests.name(c).startsWith("cryptopay-common"))
-                .findFirst().orElseThrow();
-        assertEquals(String.valueOf(maxReplicas), common.path("data").path("CRYPTOPAY_LIMITS_GATEWAY_REPLICAS").asText(),
+        assertEquals(String.valueOf(maxReplicas), m.commonConfig().path("CRYPTOPAY_LIMITS_GATEWAY_REPLICAS").asText(),
                 overlay + ": cryptopay-common's CRYPTOPAY_LIMITS_GATEWAY_REPLICAS = the gateway autoscaler's maxReplicas");
     }
 
@@ -275,8 +273,7 @@ class ServicePolicyTest {
         }
         assertTrue(brokers >= 3, "replication 3 needs three brokers: " + brokers);
         assertEquals(3, controllers, "a KRaft quorum of three");
-        String bootstrap = m.kind("ConfigMap").filter(c -> Manifests.name(c).startsWith("cryptopay-common"))
-                .findFirst().orElseThrow().path("data").path("KAFKA_BOOTSTRAP_SERVERS").asText();
+        String bootstrap = m.commonConfig().path("KAFKA_BOOTSTRAP_SERVERS").asText();
         assertEquals(Manifests.name(kafka) + "-kafka-bootstrap:9092", bootstrap);
     }
 
