@@ -10,6 +10,7 @@ import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.inbox.Inbox;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.MerchantView;
@@ -28,6 +29,7 @@ import java.time.OffsetDateTime;
 import java.util.Currency;
 import java.util.List;
 import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
@@ -45,6 +47,11 @@ import org.jboss.logging.Logger;
  * <li>Idempotent twice over: the inbox skips a redelivered event id, and an existing transaction with the
  * requested id is never created again.</li>
  * </ul>
+ *
+ * <p>The retry job runs every second while anything is parked. While nothing is, it backs off like expiry
+ * (docs/decisions.md §98), up to {@code cryptopay.detection.max-idle-interval} (30 s), and a request parked in this
+ * replica brings it back to every second after that commit. A request parked by another replica is retried by that
+ * replica on time.
  */
 @ApplicationScoped
 public class BillingRequestConsumer {
@@ -54,6 +61,8 @@ public class BillingRequestConsumer {
     static final int ATTEMPTS = 8;
     static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     static final int RETRY_BATCH = 50;
+    /** How often the retry job runs while anything is parked (its schedule's tick). */
+    static final Duration RETRY_INTERVAL = Duration.ofSeconds(1);
     private static final Logger LOG = Logger.getLogger(BillingRequestConsumer.class);
 
     private final Inbox inbox;
@@ -61,14 +70,22 @@ public class BillingRequestConsumer {
     private final TransactionService transactions;
     private final ObjectMapper mapper;
     private final EntityManager em;
+    private final IdleBackoff backoff;
 
     public BillingRequestConsumer(Inbox inbox, Outbox outbox, TransactionService transactions, ObjectMapper mapper,
-            EntityManager em) {
+            EntityManager em,
+            @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
         this.inbox = inbox;
         this.outbox = outbox;
         this.transactions = transactions;
         this.mapper = mapper;
         this.em = em;
+        this.backoff = new IdleBackoff(RETRY_INTERVAL, maxIdle);
+    }
+
+    /** The retry job's current delay between runs (for tests and the performance notes). */
+    public Duration idleDelay() {
+        return backoff.delay();
     }
 
     /** A failure worth trying again: nothing was written. */
@@ -105,6 +122,7 @@ public class BillingRequestConsumer {
                     park(event, value, e.getMessage());
                 }
             });
+            backoff.wake(); // committed: the retry job is back to every second
         } catch (ApiException e) {
             QuarkusTransaction.requiringNew().run(() -> {
                 if (inbox.firstDelivery(CONSUMER, event.id())) {
@@ -117,13 +135,30 @@ public class BillingRequestConsumer {
     @Scheduled(every = "1s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void retryDue() {
+        if (!backoff.due()) {
+            return;
+        }
+        long started = backoff.starting();
+        boolean idle = false;
         try {
-            while (retry() == RETRY_BATCH) {
-                // a full batch: there may be more due
-            }
+            int handled = 0;
+            int batch;
+            do {
+                batch = retry();
+                handled += batch;
+            } while (batch == RETRY_BATCH); // a full batch: there may be more due
+            idle = handled == 0 && nothingParked();
         } catch (RuntimeException e) {
             LOG.warnf("billing retries paused until the next run: %s", e.getMessage());
+        } finally {
+            backoff.ran(idle, started);
         }
+    }
+
+    /** Whether no request waits for a retry at all, due or not. */
+    boolean nothingParked() {
+        return QuarkusTransaction.requiringNew().call(() -> (Boolean) em.createNativeQuery(
+                "select not exists (select 1 from billing_retry)").getSingleResult());
     }
 
     /** Tries the parked requests that are due; answers how many it handled. */

@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.payout;
 
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.transaction.chain.ChainAdapter;
 import dev.cryptopay.transaction.chain.ChainAdapters;
 import dev.cryptopay.transaction.chain.EvmChainAdapter;
@@ -13,16 +14,21 @@ import dev.cryptopay.transaction.domain.PaymentTransfer;
 import dev.cryptopay.transaction.domain.Refund;
 import dev.cryptopay.transaction.domain.RefundStatus;
 import dev.cryptopay.transaction.service.RefundEvents;
+import dev.cryptopay.transaction.service.RefundQueued;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -39,6 +45,11 @@ import org.jboss.logging.Logger;
  * required confirmations (the merchant's {@code minConfirmsLow} for the asset); a reverted payout fails.</li>
  * </ul>
  * Legs are claimed with {@code for update skip locked}, so several replicas never handle one leg at once.
+ *
+ * <p>The job runs every {@code cryptopay.transaction.refunds.payout-interval} (1 s) while a leg is pending or
+ * broadcast. While none is, it backs off like expiry (docs/decisions.md §98), up to
+ * {@code cryptopay.detection.max-idle-interval} (30 s); a leg created or moved to broadcast in this replica brings it
+ * back at once after that commit ({@link RefundQueued}).
  */
 @ApplicationScoped
 public class RefundPayouts {
@@ -52,9 +63,12 @@ public class RefundPayouts {
     private final Environment environment;
     private final TransactionServiceConfig config;
     private final Map<String, EvmTreasury> treasuries = new HashMap<>();
+    private final IdleBackoff backoff;
 
     public RefundPayouts(EntityManager em, ChainAdapters chains, SandboxChain sandbox, RefundEvents events,
-            Environment environment, TransactionServiceConfig config) {
+            Environment environment, TransactionServiceConfig config,
+            @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
+        this.backoff = new IdleBackoff(config.refunds().payoutInterval(), maxIdle);
         this.em = em;
         this.chains = chains;
         this.sandbox = sandbox;
@@ -73,19 +87,36 @@ public class RefundPayouts {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void run() {
-        if (!config.detection().enabled()) {
+        if (!config.detection().enabled() || !backoff.due()) {
             return;
         }
+        long started = backoff.starting();
+        boolean idle = false;
         try {
-            for (UUID id : ids(RefundStatus.PENDING)) {
+            List<UUID> pending = ids(RefundStatus.PENDING);
+            for (UUID id : pending) {
                 payOut(id);
             }
-            for (UUID id : ids(RefundStatus.BROADCAST)) {
+            List<UUID> broadcast = ids(RefundStatus.BROADCAST);
+            for (UUID id : broadcast) {
                 QuarkusTransaction.requiringNew().run(() -> follow(id));
             }
+            idle = pending.isEmpty() && broadcast.isEmpty();
         } catch (RuntimeException e) {
             LOG.warnf("Refund payouts paused until the next run: %s", e.getMessage());
+        } finally {
+            backoff.ran(idle, started);
         }
+    }
+
+    /** A leg was created or moved to broadcast here: back to the interval. */
+    void onQueued(@Observes(during = TransactionPhase.AFTER_SUCCESS) RefundQueued event) {
+        backoff.wake();
+    }
+
+    /** The current delay between runs (for tests and the performance notes). */
+    public Duration idleDelay() {
+        return backoff.delay();
     }
 
     private List<UUID> ids(RefundStatus status) {

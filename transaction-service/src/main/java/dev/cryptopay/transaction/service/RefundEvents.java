@@ -3,8 +3,10 @@ package dev.cryptopay.transaction.service;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.transaction.domain.Refund;
+import dev.cryptopay.transaction.domain.RefundStatus;
 import dev.cryptopay.transaction.view.TransactionViews;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
 
@@ -17,9 +19,11 @@ import java.math.BigDecimal;
 public class RefundEvents {
 
     private final Outbox outbox;
+    private final Event<RefundQueued> queued;
 
-    public RefundEvents(Outbox outbox) {
+    public RefundEvents(Outbox outbox, Event<RefundQueued> queued) {
         this.outbox = outbox;
+        this.queued = queued;
     }
 
     /** The data of a refund event (docs/asyncapi.yaml, RefundEvent). */
@@ -34,6 +38,9 @@ public class RefundEvents {
     public void publish(Refund leg, String type) {
         leg.version++;
         outbox.append(Topics.REFUNDS, type, leg.id.toString(), data(leg));
+        if (leg.status == RefundStatus.PENDING.wire() || leg.status == RefundStatus.BROADCAST.wire()) {
+            queued.fire(new RefundQueued()); // the payout job stops idling after the commit (docs/decisions.md §98)
+        }
     }
 
     static RefundEventData data(Refund r) {

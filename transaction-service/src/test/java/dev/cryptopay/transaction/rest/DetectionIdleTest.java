@@ -5,25 +5,35 @@ import static dev.cryptopay.transaction.rest.Fixtures.await;
 import static dev.cryptopay.transaction.rest.Fixtures.body;
 import static dev.cryptopay.transaction.rest.Fixtures.create;
 import static dev.cryptopay.transaction.rest.Fixtures.merchant;
+import static dev.cryptopay.transaction.rest.Fixtures.mine;
 import static dev.cryptopay.transaction.rest.Fixtures.publishable;
 import static dev.cryptopay.transaction.rest.Fixtures.transfer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.cryptopay.events.BillingRequest;
+import dev.cryptopay.events.CloudEvent;
+import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.transaction.detection.Expiry;
 import dev.cryptopay.transaction.detection.PaymentWatcher;
+import dev.cryptopay.transaction.messaging.BillingRequestConsumer;
+import dev.cryptopay.transaction.payout.RefundPayouts;
+import dev.cryptopay.transaction.service.TestConfigurations;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -31,7 +41,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The payment watcher and expiry back off while nothing is open and come back at once when this replica opens a
  * transaction or payment request (docs/decisions.md §74); what they decide does not change (PaymentDetectionTest,
- * LateTransferTest and the expiry tests run with the back-off in place).
+ * LateTransferTest and the expiry tests run with the back-off in place). The billing retries and the refund payouts
+ * back off the same way while nothing is parked or being paid out, and come back when this replica parks a billing
+ * request or queues a refund leg (§98; RefundTest and BillingRequestConsumerTest run with that back-off in place).
  */
 @QuarkusTest
 @TestProfile(DetectionIdleTest.ShortIdleDelay.class)
@@ -51,6 +63,12 @@ class DetectionIdleTest {
     PaymentWatcher watcher;
     @Inject
     Expiry expiry;
+    @Inject
+    BillingRequestConsumer billing;
+    @Inject
+    RefundPayouts payouts;
+    @Inject
+    ObjectMapper mapper;
     @Inject
     EntityManager em;
 
@@ -90,13 +108,73 @@ class DetectionIdleTest {
         awaitDelay("expiry", expiry::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
     }
 
-    /** Ends what earlier test classes left open, as on a platform where nothing is being paid. */
+    @Test
+    void billingRetriesAndRefundPayoutsIdleUntilThisReplicaGivesThemWork() {
+        Fixtures.rate("BTC", "50000", null);
+        endEverythingOpen();
+        awaitDelay("billing retries", billing::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
+        awaitDelay("refund payouts", payouts::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
+
+        // A billing request for a merchant not yet in the view is parked here: the retry job is back to every second
+        // after that commit, stays there while the request waits, and tries it again after its first pause (1 s).
+        MerchantConfiguration later = TestConfigurations.merchant(c -> c.allowedCrypto("BTC"));
+        UUID billed = UUID.randomUUID();
+        billing.onBillingEvent(CloudEvent.of("/subscription-service", EventTypes.BILLING_TRANSACTION_REQUESTED,
+                billed.toString(), mapper.valueToTree(new BillingRequest(billed.toString(), later.accountId(),
+                        later.merchantId(), BigDecimal.TEN, "USD", "BTC", "bitcoin", "p-idle", null, null)))
+                .toJson());
+        assertEquals(INTERVAL, billing.idleDelay(), "a request parked here brings the retries back at once");
+        Instant parked = Instant.now();
+        awaitAttempts(billed, 2, Duration.ofSeconds(10));
+        Duration retriedAfter = Duration.between(parked, Instant.now());
+        assertTrue(retriedAfter.compareTo(MAX_IDLE) < 0, "retried " + retriedAfter + " after it was parked");
+        assertEquals(INTERVAL, billing.idleDelay(), "a parked request keeps the job at every second");
+        QuarkusTransaction.requiringNew().run(() -> em.createNativeQuery("delete from billing_retry where "
+                + "transaction_id = :id").setParameter("id", billed).executeUpdate());
+        awaitDelay("billing retries", billing::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
+
+        // A refund leg queued here brings the payouts back at once; they pay it out, follow it while it confirms, and
+        // back off again once it has completed.
+        MerchantConfiguration m = merchant(c -> c.minConfirms(1, 1));
+        JsonNode created = create(apiKey(m), body("100", "USD", "BTC", "bitcoin"));
+        String id = created.get("transactionId").asText();
+        transfer(m, "bitcoin", "BTC", created.get("address").asText(), created.get("assetAmount").asText(), 1);
+        await(m, id, tx -> tx.get("status").asInt() == 1);
+        assertEquals(MAX_IDLE, payouts.idleDelay(), "nothing to pay out yet");
+        apiKey(m).contentType(ContentType.JSON).body("{\"amount\":50,\"gasFeePayer\":\"merchant\"}")
+                .when().post("/account/" + m.accountId() + "/transaction/" + id + "/refund").then().statusCode(201);
+        assertEquals(INTERVAL, payouts.idleDelay(), "a leg queued here brings the payouts back at once");
+        await(m, id, tx -> tx.get("refunds").get(0).get("status").asInt() == 2);
+        assertEquals(INTERVAL, payouts.idleDelay(), "a broadcast leg is followed every second");
+        mine(m, "bitcoin", 1);
+        await(m, id, tx -> tx.get("refunds").get(0).get("status").asInt() == 1);
+        awaitDelay("refund payouts", payouts::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
+    }
+
+    /** Ends what earlier test classes left open, as on a platform where nothing is being paid or retried. */
     private void endEverythingOpen() {
         QuarkusTransaction.requiringNew().run(() -> {
             em.createNativeQuery("update payment_request set status = -1 where status = 0").executeUpdate();
             em.createNativeQuery("update payment_transfer set status = 1 where status = 0").executeUpdate();
             em.createNativeQuery("update transaction set status = -1 where status in (0, -3)").executeUpdate();
+            em.createNativeQuery("update refund set status = -1 where status in (0, 2)").executeUpdate();
+            em.createNativeQuery("delete from billing_retry").executeUpdate();
         });
+    }
+
+    private void awaitAttempts(UUID transactionId, int attempts, Duration timeout) {
+        Instant deadline = Instant.now().plus(timeout);
+        while (QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery(
+                "select coalesce(max(attempts), 0) from billing_retry where transaction_id = :id")
+                .setParameter("id", transactionId).getSingleResult()).intValue()) < attempts) {
+            assertTrue(Instant.now().isBefore(deadline), "billing request " + transactionId + " was not retried");
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
     }
 
     private static void awaitDelay(String job, Supplier<Duration> delay, Duration expected, Duration timeout) {
