@@ -9,7 +9,8 @@
 #      for 2 and 3 the CPU each process spent per creation (gateway, transaction-service, PostgreSQL) from /proc,
 #      and the wait events of the database sessions sampled from pg_stat_activity during the gateway run;
 #   0. before anything is opened: idle CPU of the six services over --idle seconds with nothing open (or as many open
-#      as earlier runs left, reported), where transaction-service's payment watcher and expiry back off;
+#      as earlier runs left, reported), where transaction-service's payment watcher and expiry back off, once the JIT
+#      compilers of the start are quiet;
 #   3b. GET /transaction/{id} with the account's API key and X-MID through the gateway, and straight to
 #      transaction-service with the identity token the gateway mints for it (warmed up until the compilers are quiet,
 #      then gateway, direct, gateway again): p50/p99, throughput;
@@ -31,8 +32,8 @@
 #   [--idle-drain 1200]: how long to wait, before the idle measurement that precedes the runs, for earlier runs' open
 #   transactions to expire and their expiry events to drain (they are open for 15 minutes; the figure names how many
 #   were still open; a run measured beside that expiry measures it too)
-#   [--settle-max 120]: after the runs, the idle measurement waits until the JIT compilers of the six services are
-#   quiet (together under 0.5% of a core over 5 s), at most this long; the table says how long it waited
+#   [--settle-max 120]: before and after the runs, each idle measurement waits until the JIT compilers of the six
+#   services are quiet (together under 0.5% of a core over 5 s), at most this long; the table says how long it waited
 # --merchants N spreads the creations over N merchants of the sandbox account (the bench merchant and N-1 more created
 # for the run): through the gateway with one account-wide publishable key as pk_…:<merchant>, directly with one
 # identity token per merchant; every request picks its merchant at random (bench/create-transaction-many.lua).
@@ -128,6 +129,36 @@ thread_snapshot() {
   done >"$out/threads-$1.txt"
 }
 kafka_pids() { head -n1 "$STATE_DIR/kafka-dev/kafka.pid" 2>/dev/null || true; }
+# CPU ticks of the C1 and C2 compiler threads of the six services
+jit_ticks_all() {
+  local s t f total=0
+  for s in "${SERVICES[@]}"; do
+    for t in /proc/"${PID[$s]}"/task/*; do
+      [[ "$(cat "$t/comm" 2>/dev/null)" == C[12]* ]] || continue
+      f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
+      read -r -a a <<<"$f"
+      total=$((total + a[11] + a[12]))
+    done
+  done
+  echo "$total"
+}
+# settle_compilers: waits until the compiler threads of the six services together spend under 0.5% of a core over
+# 5 s, at most --settle-max seconds; sets settle_seconds and settle_quiet (an idle figure is the steady state: a
+# service's JIT compiler works for a minute or two after a start or after load, once, not for ever)
+settle_compilers() {
+  local started=$SECONDS j0 j1
+  settle_quiet=false
+  while ((SECONDS - started < settle_max)); do
+    j0=$(jit_ticks_all)
+    sleep 5
+    j1=$(jit_ticks_all)
+    if (((j1 - j0) * 1000 * 200 < hz * 5000)); then # under 0.5% of a core over 5 s
+      settle_quiet=true
+      break
+    fi
+  done
+  settle_seconds=$((SECONDS - started))
+}
 # cpu_snapshot NAME: one line per group "group ticks"
 cpu_snapshot() {
   {
@@ -181,7 +212,9 @@ while ((SECONDS - drain_started < idle_drain)); do
   b1=$(ticks_of "${PID[@]}" $(kafka_pids))
   (((b1 - b0) * 1000 * 10 < $(getconf CLK_TCK) * 5000)) && break
 done
-step "idle before the runs: the services were quiet after $((SECONDS - drain_started + 20)) s"
+step "idle before the runs: the services were quiet after $((SECONDS - drain_started + 20)) s; waiting until their JIT compilers are quiet (at most ${settle_max}s)"
+settle_compilers
+echo "$settle_seconds $settle_quiet" >"$out/settle-before.txt"
 open_before=$(open_now)
 step "idle before the runs ($open_before): $idle s"
 cpu_snapshot idle0-0
@@ -504,31 +537,9 @@ fi
 # (and the consumers of the runs' events), 2% of a core and more across the six services 10 s after the runs, which a
 # service pays once after a start, not for ever. So the measurement starts once the C1 and C2 compiler threads of the
 # six services together spend under 0.5% of a core over 5 s (at most --settle-max seconds; the table says which).
-jit_ticks_all() {
-  local s t f total=0
-  for s in "${SERVICES[@]}"; do
-    for t in /proc/"${PID[$s]}"/task/*; do
-      [[ "$(cat "$t/comm" 2>/dev/null)" == C[12]* ]] || continue
-      f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
-      read -r -a a <<<"$f"
-      total=$((total + a[11] + a[12]))
-    done
-  done
-  echo "$total"
-}
 step "idle: waiting 10 s for the work of the runs to drain (outbox, webhooks), then until the JIT compilers are quiet (at most ${settle_max}s)"
 sleep 10
-settle_started=$SECONDS settle_quiet=false hz=$(getconf CLK_TCK)
-while ((SECONDS - settle_started < settle_max)); do
-  j0=$(jit_ticks_all)
-  sleep 5
-  j1=$(jit_ticks_all)
-  if (((j1 - j0) * 1000 * 200 < hz * 5000)); then # under 0.5% of a core over 5 s
-    settle_quiet=true
-    break
-  fi
-done
-settle_seconds=$((SECONDS - settle_started))
+settle_compilers
 step "idle: compilers $($settle_quiet && echo quiet || echo 'still compiling') after ${settle_seconds}s; measuring for $idle s"
 cpu_snapshot idle-0
 thread_snapshot idle-0
@@ -689,6 +700,9 @@ for what, label in (("post", "POST /transaction"), ("get", "GET /transaction/{id
 services = ("gateway", "merchant", "transaction", "subscription", "webhook", "reporting")
 idle0_six = sum(cpu["idle0"][s] for s in services) / idle
 open_before = open(f"{out}/open-before.txt").read().strip()
+settle0_seconds, settle0_quiet = open(f"{out}/settle-before.txt").read().split()
+row("settle before the idle measurement before the runs, s (until the JIT compilers of the six services < 0.5% of a core)",
+    f"{settle0_seconds} ({'quiet' if settle0_quiet == 'true' else 'STILL COMPILING: --settle-max reached'})", "-", "-", None)
 row(f"idle CPU before the runs ({open_before}), six services (% of a core)", f"{100*idle0_six:.1f}", "< 3",
     f"{idle0_six/0.03:.2f}", idle0_six < 0.03)
 for s in services:
