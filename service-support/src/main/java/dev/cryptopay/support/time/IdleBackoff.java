@@ -2,6 +2,7 @@ package dev.cryptopay.support.time;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * The schedule of a job that has nothing to do while nothing is open (docs/decisions.md §70, §74): its 1 s tick runs
@@ -26,6 +27,25 @@ public final class IdleBackoff {
     /** Whether a tick should run the job now (a tenth of the interval early, so ticks do not just miss it). */
     public boolean due() {
         return System.nanoTime() - lastRunEnded >= delayNanos - intervalNanos / 10;
+    }
+
+    /**
+     * One tick of a scheduled job: runs {@code run} if it is {@link #due}, and then backs off when {@code run} answered
+     * that it found nothing open. A run that throws counts as not idle (the next comes after the interval), and the
+     * exception goes on to the caller. Answers whether it ran.
+     */
+    public boolean runIfDue(BooleanSupplier run) {
+        if (!due()) {
+            return false;
+        }
+        long started = starting();
+        boolean idle = false;
+        try {
+            idle = run.getAsBoolean();
+        } finally {
+            ran(idle, started);
+        }
+        return true;
     }
 
     /** Called as a run starts; pass what it answers to {@link #ran}. */

@@ -2,9 +2,11 @@ package dev.cryptopay.support.time;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /** The idle back-off of the watcher and expiry (docs/decisions.md §74). */
@@ -49,5 +51,25 @@ class IdleBackoffTest {
         backoff.wake(); // a creation committed after the run looked and found nothing open
         backoff.ran(true, started);
         assertEquals(Duration.ofSeconds(1), backoff.delay());
+    }
+
+    @Test
+    void runIfDueRunsOnlyWhenDueAndBacksOffOnAnIdleAnswer() throws InterruptedException {
+        IdleBackoff backoff = new IdleBackoff(Duration.ofMillis(100), Duration.ofSeconds(60));
+        AtomicInteger runs = new AtomicInteger();
+        Thread.sleep(100);
+        assertTrue(backoff.runIfDue(() -> runs.incrementAndGet() > 0), "due once the interval has passed");
+        assertEquals(Duration.ofMillis(200), backoff.delay(), "it found nothing open: twice the interval");
+        assertFalse(backoff.runIfDue(() -> runs.incrementAndGet() > 0), "not due again before its delay");
+        assertEquals(1, runs.get());
+
+        Thread.sleep(200);
+        assertThrows(IllegalStateException.class, () -> backoff.runIfDue(() -> {
+            throw new IllegalStateException("database down");
+        }));
+        assertEquals(Duration.ofMillis(100), backoff.delay(), "a failed run is not idle");
+        Thread.sleep(100);
+        assertTrue(backoff.runIfDue(() -> false));
+        assertEquals(Duration.ofMillis(100), backoff.delay(), "a run that found something open stays at the interval");
     }
 }

@@ -69,11 +69,13 @@ public class Expiry {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void run() {
-        if (!config.detection().enabled() || !backoff.due()) {
-            return;
+        if (config.detection().enabled()) {
+            backoff.runIfDue(this::expireDue);
         }
-        long started = backoff.starting();
-        boolean idle = false;
+    }
+
+    /** Expires everything due, batch by batch; answers whether the run was idle (nothing expired, nothing open). */
+    private boolean expireDue() {
         try {
             int claimed;
             int expired = 0;
@@ -85,11 +87,10 @@ public class Expiry {
                 claimed = QuarkusTransaction.requiringNew().call(this::expireRequests);
                 expired += claimed;
             } while (claimed == config.detection().expiryBatch());
-            idle = expired == 0 && !QuarkusTransaction.requiringNew().call(this::anythingOpen);
+            return expired == 0 && !QuarkusTransaction.requiringNew().call(this::anythingOpen);
         } catch (RuntimeException e) {
             LOG.warnf("Expiry paused until the next run: %s", e.getMessage());
-        } finally {
-            backoff.ran(idle, started);
+            return false;
         }
     }
 

@@ -135,11 +135,11 @@ public class BillingRequestConsumer {
     @Scheduled(every = "1s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void retryDue() {
-        if (!backoff.due()) {
-            return;
-        }
-        long started = backoff.starting();
-        boolean idle = false;
+        backoff.runIfDue(this::retryAllDue);
+    }
+
+    /** Tries every parked request that is due, batch by batch; answers whether the run was idle (nothing parked). */
+    private boolean retryAllDue() {
         try {
             int handled = 0;
             int batch;
@@ -147,11 +147,10 @@ public class BillingRequestConsumer {
                 batch = retry();
                 handled += batch;
             } while (batch == RETRY_BATCH); // a full batch: there may be more due
-            idle = handled == 0 && nothingParked();
+            return handled == 0 && nothingParked();
         } catch (RuntimeException e) {
             LOG.warnf("billing retries paused until the next run: %s", e.getMessage());
-        } finally {
-            backoff.ran(idle, started);
+            return false;
         }
     }
 

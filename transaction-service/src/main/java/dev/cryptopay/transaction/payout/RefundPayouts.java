@@ -87,11 +87,13 @@ public class RefundPayouts {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void run() {
-        if (!config.detection().enabled() || !backoff.due()) {
-            return;
+        if (config.detection().enabled()) {
+            backoff.runIfDue(this::payOutAndFollow);
         }
-        long started = backoff.starting();
-        boolean idle = false;
+    }
+
+    /** Pays out the pending legs and follows the broadcast ones; answers whether the run was idle (neither). */
+    private boolean payOutAndFollow() {
         try {
             List<UUID> pending = ids(RefundStatus.PENDING);
             for (UUID id : pending) {
@@ -101,11 +103,10 @@ public class RefundPayouts {
             for (UUID id : broadcast) {
                 QuarkusTransaction.requiringNew().run(() -> follow(id));
             }
-            idle = pending.isEmpty() && broadcast.isEmpty();
+            return pending.isEmpty() && broadcast.isEmpty();
         } catch (RuntimeException e) {
             LOG.warnf("Refund payouts paused until the next run: %s", e.getMessage());
-        } finally {
-            backoff.ran(idle, started);
+            return false;
         }
     }
 
