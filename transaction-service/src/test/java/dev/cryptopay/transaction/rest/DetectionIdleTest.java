@@ -34,6 +34,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -163,24 +164,22 @@ class DetectionIdleTest {
     }
 
     private void awaitAttempts(UUID transactionId, int attempts, Duration timeout) {
-        Instant deadline = Instant.now().plus(timeout);
-        while (QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery(
+        awaitUntil(() -> QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery(
                 "select coalesce(max(attempts), 0) from billing_retry where transaction_id = :id")
-                .setParameter("id", transactionId).getSingleResult()).intValue()) < attempts) {
-            assertTrue(Instant.now().isBefore(deadline), "billing request " + transactionId + " was not retried");
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+                .setParameter("id", transactionId).getSingleResult()).intValue()) >= attempts,
+                () -> "billing request " + transactionId + " was not retried", timeout);
     }
 
     private static void awaitDelay(String job, Supplier<Duration> delay, Duration expected, Duration timeout) {
+        awaitUntil(() -> delay.get().equals(expected), () -> job + " delay still " + delay.get() + " after " + timeout,
+                timeout);
+    }
+
+    /** Polls {@code done} every 50 ms; fails with {@code failure} once {@code timeout} has passed. */
+    private static void awaitUntil(BooleanSupplier done, Supplier<String> failure, Duration timeout) {
         Instant deadline = Instant.now().plus(timeout);
-        while (!delay.get().equals(expected)) {
-            assertTrue(Instant.now().isBefore(deadline), job + " delay still " + delay.get() + " after " + timeout);
+        while (!done.getAsBoolean()) {
+            assertTrue(Instant.now().isBefore(deadline), failure);
             try {
                 Thread.sleep(50);
             } catch (InterruptedException e) {
