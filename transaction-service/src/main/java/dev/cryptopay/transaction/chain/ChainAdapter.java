@@ -39,6 +39,16 @@ public interface ChainAdapter {
     default void verify() {
     }
 
+    /**
+     * True when every change to this chain wakes the watcher of the replica that made it, after the change committed
+     * (the sandbox chain's {@code ChainAdvanced}): that replica reads the change at once into the shared tables, so
+     * the watcher's tick reads such a chain only as a safety net, once per {@code cryptopay.detection.max-idle-interval}
+     * (docs/decisions.md §99). A real node's chain moves by itself and is read at every tick.
+     */
+    default boolean announcesChanges() {
+        return false;
+    }
+
     /** The current network fee of a simple transfer of {@code asset}, in the network's native asset. */
     BigDecimal gasFee(String asset);
 

@@ -27,6 +27,12 @@ public final class SandboxChainAdapter implements ChainAdapter {
         return network;
     }
 
+    /** Every transfer and block of the sandbox chain fires {@code ChainAdvanced} when it commits. */
+    @Override
+    public boolean announcesChanges() {
+        return true;
+    }
+
     @Override
     public long head() {
         return QuarkusTransaction.requiringNew().call(() -> SandboxChain.head(network));

@@ -42,7 +42,9 @@ import org.jboss.logging.Logger;
  * tick while the others go on. While nothing is open the passes back off (docs/decisions.md §74): the delay doubles
  * up to {@code cryptopay.detection.max-idle-interval} (30 s), so a request another replica opened is watched here
  * within that delay at the latest (its own replica watches it at once), and funds sent to an address whose request
- * ended are recorded (late) within it.
+ * ended are recorded (late) within it. A chain that {@linkplain ChainAdapter#announcesChanges announces its changes}
+ * (the sandbox chain) is read when it changes; the tick reads it only once per that delay, as a safety net
+ * (docs/decisions.md §99).
  *
  * <p>Reorganisations: a pass checks that the first new block's parent is the block the cursor stands on; if not,
  * it walks back through the recent hashes it kept until the node agrees, and {@link Detection#rewind}s to there.
@@ -68,6 +70,9 @@ public class PaymentWatcher {
     private final AtomicBoolean drainPending = new AtomicBoolean();
     private final Map<String, Long> lastError = new ConcurrentHashMap<>();
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
+    /** When each network was last read up to its head ({@link System#nanoTime}). */
+    private final Map<String, Long> lastRead = new ConcurrentHashMap<>();
+    private final long maxIdleNanos;
     private final EntityManager em;
     private final IdleBackoff backoff;
     private volatile boolean stopped;
@@ -81,6 +86,7 @@ public class PaymentWatcher {
         this.registry = registry;
         this.em = em;
         this.backoff = new IdleBackoff(config.detection().interval(), maxIdle);
+        this.maxIdleNanos = maxIdle.toNanos();
         this.passTimer = Timer.builder("cryptopay.watcher.pass").description("One watcher pass over a network")
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
@@ -89,8 +95,23 @@ public class PaymentWatcher {
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void tick() {
         if (config.detection().enabled() && backoff.due()) {
-            adapters.all().forEach(adapter -> wake(adapter.network()));
+            long now = System.nanoTime();
+            adapters.all().stream().filter(adapter -> tickReads(adapter, now))
+                    .forEach(adapter -> wake(adapter.network()));
         }
+    }
+
+    /**
+     * Whether this tick reads {@code adapter}'s network: a real node's always; a chain that announces its changes
+     * (each wakes the replica that made it) only when it was not read up to its head within the idle cap (§99), so
+     * four sandbox networks cost a look at a clock each second instead of three queries each.
+     */
+    private boolean tickReads(ChainAdapter adapter, long now) {
+        if (!adapter.announcesChanges()) {
+            return true;
+        }
+        Long read = lastRead.get(adapter.network());
+        return read == null || now - read >= maxIdleNanos;
     }
 
     /**
@@ -171,7 +192,9 @@ public class PaymentWatcher {
                 sample.stop(passTimer);
             } while (more && !stopped);
             lastError.remove(adapter.network());
+            lastRead.put(adapter.network(), System.nanoTime());
         } catch (RuntimeException e) {
+            lastRead.remove(adapter.network()); // read again at the next tick, announced or not
             // Log once a minute per network: a node that is down must not flood the log every second.
             long now = System.currentTimeMillis();
             Long last = lastError.get(adapter.network());

@@ -45,6 +45,7 @@ import org.junit.jupiter.api.Test;
  * LateTransferTest and the expiry tests run with the back-off in place). The billing retries and the refund payouts
  * back off the same way while nothing is parked or being paid out, and come back when this replica parks a billing
  * request or queues a refund leg (§98; RefundTest and BillingRequestConsumerTest run with that back-off in place).
+ * The sandbox chain, which announces its changes, is read when it changes and otherwise once per idle cap (§99).
  */
 @QuarkusTest
 @TestProfile(DetectionIdleTest.ShortIdleDelay.class)
@@ -150,6 +151,57 @@ class DetectionIdleTest {
         mine(m, "bitcoin", 1);
         await(m, id, tx -> tx.get("refunds").get(0).get("status").asInt() == 1);
         awaitDelay("refund payouts", payouts::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
+    }
+
+    /**
+     * The sandbox chain announces every change (§99): it is read when it changes, and the tick reads it only once per
+     * idle cap, not every second, even with a payment request open. A block written without the announcement (as by a
+     * replica that stopped before its pass) is read by that safety net within the cap.
+     */
+    @Test
+    void sandboxNetworksAreReadWhenTheyChangeAndOtherwiseOncePerIdleCap() {
+        MerchantConfiguration m = merchant(c -> c.minConfirms(1, 1));
+        create(apiKey(m), body("100", "USD", "BTC", "bitcoin"));
+        awaitDelay("watcher", watcher::idleDelay, INTERVAL, Duration.ofMillis(500));
+        mine(m, "polygon", 1);
+        long head = sandboxHead("polygon");
+        awaitUntil(() -> cursor("polygon") == head, () -> "the mined block was not read at once",
+                Duration.ofSeconds(2));
+
+        // polygon was just read; a block written now without its announcement waits for the safety net, although the
+        // watcher ticks every second (before §99 every tick read every network).
+        QuarkusTransaction.requiringNew().run(() -> em.createNativeQuery("insert into sandbox_block "
+                + "(network, number, hash, parent_hash, mined_at) select network, number + 1, "
+                + "'0xunannounced' || (number + 1), hash, now() from sandbox_block where network = 'polygon' "
+                + "order by number desc limit 1").executeUpdate());
+        Instant written = Instant.now();
+        sleep(Duration.ofMillis(2500));
+        assertEquals(head, cursor("polygon"), "the tick read the sandbox network although nothing announced a change");
+        assertEquals(INTERVAL, watcher.idleDelay(), "a payment request is still open: the tick runs every second");
+        awaitUntil(() -> cursor("polygon") == head + 1,
+                () -> "a block written without its announcement was not read within the idle cap",
+                MAX_IDLE.plus(Duration.ofSeconds(2)).minus(Duration.between(written, Instant.now())));
+    }
+
+    private long sandboxHead(String network) {
+        return QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery(
+                "select max(number) from sandbox_block where network = :n").setParameter("n", network)
+                .getSingleResult()).longValue());
+    }
+
+    private long cursor(String network) {
+        return QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery(
+                "select coalesce(max(block_number), -1) from chain_cursor where network = :n")
+                .setParameter("n", network).getSingleResult()).longValue());
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
     }
 
     /** Ends what earlier test classes left open, as on a platform where nothing is being paid or retried. */
