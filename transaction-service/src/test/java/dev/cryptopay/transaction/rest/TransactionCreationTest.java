@@ -19,7 +19,12 @@ import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.testing.TestTokens;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -138,6 +143,47 @@ class TransactionCreationTest {
         assertEquals(expiration, Instant.parse(payment.get("expiration").asText()));
         long lifetime = Duration.between(before, expiration).toSeconds();
         assertTrue(lifetime >= 595 && lifetime <= 605, "lifetime " + lifetime);
+    }
+
+    /**
+     * The creation's body is read on the event loop as it arrives (§100): a body larger than the read buffer, or one
+     * that arrives in pieces with a pause between them, is read whole before the creation runs.
+     */
+    @Test
+    void aLargeBodyOrOneThatArrivesInPiecesIsReadWhole() {
+        MerchantConfiguration m = merchant(c -> c);
+        String padded = "{\"amount\":12.5," + " ".repeat(100_000) + "\"amountCurrency\":\"USD\",\"asset\":\"BTC\","
+                + "\"network\":\"bitcoin\",\"referenceNumber\":\"padded-1\"}";
+        JsonNode large = create(publishable(m), padded);
+        assertEquals("padded-1", get(publishable(m), large.get("transactionId").asText()).get("referenceNumber")
+                .asText());
+
+        String whole = "{\"amount\":12.5,\"amountCurrency\":\"USD\",\"asset\":\"BTC\",\"network\":\"bitcoin\","
+                + "\"referenceNumber\":\"pieces-1\"}";
+        int half = whole.length() / 2;
+        InputStream pieces = new SequenceInputStream(
+                new ByteArrayInputStream(whole.substring(0, half).getBytes(StandardCharsets.UTF_8)),
+                new InputStream() {
+                    private final InputStream rest = new ByteArrayInputStream(
+                            whole.substring(half).getBytes(StandardCharsets.UTF_8));
+                    private boolean paused;
+
+                    @Override
+                    public int read() throws IOException {
+                        if (!paused) {
+                            paused = true;
+                            try {
+                                Thread.sleep(300);
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+                        return rest.read();
+                    }
+                });
+        String id = publishable(m).contentType(ContentType.JSON).body(pieces).when().post("/transaction").then()
+                .statusCode(201).extract().path("transactionId");
+        assertEquals("pieces-1", get(publishable(m), id).get("referenceNumber").asText());
     }
 
     @Test
