@@ -25,9 +25,11 @@ import org.jboss.logging.Logger;
 
 /**
  * The projection's lag: per topic, the records between the end of each partition and the consumer group's committed
- * offset (committed after each applied batch, so at most a few seconds behind what is applied). Measured every 5 s
- * with an admin client, published as the gauge {@code reporting.consumer.lag{topic}} and in the readiness detail;
- * also the gap count ({@code reporting.version.gaps{topic}}).
+ * offset (committed after each applied batch, so at most a few seconds behind what is applied). Measured every
+ * {@code cryptopay.reporting.lag-interval} (15 s: as often as metrics are commonly scraped; each measurement is nine
+ * requests to the broker and a database query, docs/decisions.md §101) with an admin client, published as the gauge
+ * {@code reporting.consumer.lag{topic}} and in the readiness detail; also the gap count
+ * ({@code reporting.version.gaps{topic}}).
  */
 @ApplicationScoped
 public class LagMonitor {
@@ -59,7 +61,7 @@ public class LagMonitor {
         }
     }
 
-    @Scheduled(every = "5s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "${cryptopay.reporting.lag-interval:15s}", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void measure() {
         try {
