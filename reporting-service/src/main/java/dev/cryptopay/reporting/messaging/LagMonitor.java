@@ -61,7 +61,8 @@ public class LagMonitor {
         }
     }
 
-    @Scheduled(every = "${cryptopay.reporting.lag-interval:15s}", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "${cryptopay.reporting.lag-interval:15s}", delayed = "2s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void measure() {
         try {

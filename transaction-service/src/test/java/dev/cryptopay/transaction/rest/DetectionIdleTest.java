@@ -232,12 +232,7 @@ class DetectionIdleTest {
         Instant deadline = Instant.now().plus(timeout);
         while (!done.getAsBoolean()) {
             assertTrue(Instant.now().isBefore(deadline), failure);
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
+            sleep(Duration.ofMillis(50));
         }
     }
 }
