@@ -493,6 +493,9 @@ public class GatewayRouter {
 
         @Override
         public Future<Void> handleProxyResponse(ProxyContext context) {
+            // The answer already carries the gateway's X-Request-Id (handle); the proxy adds the service's headers to
+            // it, so the service's echo of the same id would make it appear twice.
+            context.response().headers().remove(REQUEST_ID);
             HttpServerRequest request = context.request().proxiedRequest();
             Forwarding forwarding = inFlight.get(request);
             if (forwarding == null || forwarding.idempotencyKey() == null) {

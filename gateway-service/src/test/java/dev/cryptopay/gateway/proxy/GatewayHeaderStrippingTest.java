@@ -12,6 +12,7 @@ import dev.cryptopay.support.security.IdentityClaims;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.restassured.http.Header;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
 import io.smallrye.jwt.util.KeyUtils;
@@ -69,6 +70,11 @@ class GatewayHeaderStrippingTest {
     private static HttpServer standIn(int port) throws Exception {
         return StandInService.start(port, null, exchange -> {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            // Like every service (RequestIdFilter): the request id comes back on the answer.
+            String requestId = exchange.getRequestHeaders().getFirst("X-Request-Id");
+            if (requestId != null) {
+                exchange.getResponseHeaders().add("X-Request-Id", requestId);
+            }
             RECEIVED.add(new Received(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
                     exchange.getRequestHeaders(), body));
         });
@@ -77,12 +83,15 @@ class GatewayHeaderStrippingTest {
     @Test
     void aServiceSeesTheGatewaysTokenAndNoneOfTheClientsCredentials() throws Exception {
         RECEIVED.clear();
-        given().header("X-Api-Key", ADMIN).header("X-MID", "strip-till")
+        List<Header> answeredIds = given().header("X-Api-Key", ADMIN).header("X-MID", "strip-till")
                 .header("X-Publishable-Key", "pk_not_for_you").header("X-Account-Id", UUID.randomUUID().toString())
                 .header("Authorization", "Bearer forged.by.client").header("X-Request-Id", "strip-1")
                 .contentType("application/json").body("{\"reason\":\"test\"}")
                 .when().patch("/transaction/t1/cancel")
-                .then().statusCode(200);
+                .then().statusCode(200)
+                .extract().headers().getList("X-Request-Id");
+        assertEquals(List.of("strip-1"), answeredIds.stream().map(Header::getValue).toList(),
+                "one X-Request-Id on the answer: the gateway's, not also the service's echo");
 
         Received received = RECEIVED.poll(10, TimeUnit.SECONDS);
         assertNotNull(received, "the request reached the stand-in transaction-service");
@@ -105,10 +114,12 @@ class GatewayHeaderStrippingTest {
     @Test
     void theIdempotencyKeyIsTheGatewaysAndNotForwarded() throws Exception {
         RECEIVED.clear();
-        given().header("X-Api-Key", ADMIN).header("Idempotency-Key", "strip-" + UUID.randomUUID())
+        List<Header> answeredIds = given().header("X-Api-Key", ADMIN).header("Idempotency-Key", "strip-" + UUID.randomUUID())
                 .contentType("application/json").body("{\"name\":\"hook\"}")
                 .when().post("/accounts/" + ACCOUNT + "/webhooks")
-                .then().statusCode(200);
+                .then().statusCode(200)
+                .extract().headers().getList("X-Request-Id");
+        assertEquals(1, answeredIds.size(), "one X-Request-Id on an answer recorded for Idempotency-Key replays");
 
         Received received = RECEIVED.poll(10, TimeUnit.SECONDS);
         assertNotNull(received, "the request reached the stand-in webhook-service");

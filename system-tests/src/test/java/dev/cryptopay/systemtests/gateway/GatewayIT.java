@@ -102,6 +102,8 @@ class GatewayIT {
                 : path.endsWith("/keys") ? "{\"keyType\":\"api\",\"name\":\"x\"}" : "{}";
         Response response = with(credentials).contentType(ContentType.JSON).body(body).request(method, path);
         assertEquals(status, response.statusCode(), response.asString());
+        assertEquals(1, response.headers().getList("X-Request-Id").size(),
+                "one X-Request-Id, whether the gateway or a service answered: " + response.headers());
         if (status >= 400) {
             assertEquals("application/problem+json", response.contentType());
         }
