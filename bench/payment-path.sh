@@ -10,7 +10,8 @@
 #      and the wait events of the database sessions sampled from pg_stat_activity during the gateway run;
 #   0. before anything is opened: idle CPU of the six services over --idle seconds with nothing open (or as many open
 #      as earlier runs left, reported), where transaction-service's payment watcher and expiry back off, once the JIT
-#      compilers of the start are quiet;
+#      compilers of the start are quiet; then (with --start) each service stopped and started again alone, timed
+#      until ready, with the rest of the suite up and quiet (the target), and once more after the runs (reported);
 #   3b. GET /transaction/{id} with the account's API key and X-MID through the gateway, and straight to
 #      transaction-service with the identity token the gateway mints for it (warmed up until the compilers are quiet,
 #      then gateway, direct, gateway again): p50/p99, throughput;
@@ -179,6 +180,47 @@ print(max(0, int(b[sys.argv[3]]) - int(a[sys.argv[3]])) / int(sys.argv[4]))
 PY
 }
 
+# readiness_round NAME (with --start only): each service in turn is stopped and started again alone with
+# deploy/local/start (which starts only what is not running), and timed from the JVM's start (/proc) until its
+# readiness check answers 200. Writes "service seconds quarkus-started-in others" to ready-NAME.txt, where others is
+# the CPU the rest of the machine (everything but the starting JVM) used from the moment the JVM was seen until it was
+# ready, in % of a core: a start on two cores is only as fast as what runs beside it lets it be.
+declare -A PORT=([gateway]=8080 [merchant]=8081 [transaction]=8082 [subscription]=8083 [webhook]=8084 [reporting]=8085)
+machine_busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+readiness_round() {
+  local s starter ready pid up began seen_up busy0 busy1 own0 own others
+  : >"$out/ready-$1.txt"
+  for s in "${SERVICES[@]}"; do
+    # The previous restart's JIT compilation and Kafka group rejoin would run beside this start: let them settle.
+    sleep 15
+    step "readiness ($1): $s-service started alone"
+    stop_pidfile "$STATE_DIR/pids/$s.pid" "$s-service" >/dev/null
+    # With the same settings as the suite's start: the runs that follow use this JVM.
+    env "${high_volume_env[@]}" "$LOCAL_DIR/start" --skip-build >"$out/restart-$1-$s.log" 2>&1 &
+    starter=$!
+    ready="" seen_up="" others=-
+    for _ in $(seq 1 600); do
+      pid=$(head -n1 "$STATE_DIR/pids/$s.pid" 2>/dev/null || true)
+      if [[ -n "$pid" ]] && pid_alive "$pid"; then
+        if [[ -z "$seen_up" ]]; then # the JVM is there: from now on the machine's other work competes with it
+          seen_up=$(cut -d' ' -f1 /proc/uptime) busy0=$(machine_busy_ticks) own0=$(ticks_of "$pid")
+        fi
+        if [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((PORT[$s] + 100))/q/health/ready")" == 200 ]]; then
+          up=$(cut -d' ' -f1 /proc/uptime) busy1=$(machine_busy_ticks) own=$(ticks_of "$pid")
+          began=$(sed -E 's/^.*\) //' "/proc/$pid/stat" | cut -d' ' -f20)
+          ready=$(python3 -c "print(f'{$up - $began / $hz:.2f}')")
+          others=$(python3 -c "print(f'{100 * max(0, $busy1 - $busy0 - ($own - $own0)) / $hz / max(0.05, $up - $seen_up):.0f}')")
+          break
+        fi
+      fi
+      sleep 0.05
+    done
+    wait "$starter" || true
+    PID[$s]=$(head -n1 "$STATE_DIR/pids/$s.pid")
+    echo "$s ${ready:-none} $(grep -o 'started in [0-9.]*s' "$STATE_DIR/logs/$s.log" | tail -n1 | grep -o '[0-9.]*' | head -n1) $others" >>"$out/ready-$1.txt"
+  done
+}
+
 # --- 0. idle with nothing open -------------------------------------------------------------------------------------
 # Before this run opens anything (the payment watcher and expiry back off while no payment request awaits funds and
 # no transaction is open, docs/decisions.md §74; the runs below leave thousands open for 15 minutes). Open rows left by
@@ -223,6 +265,13 @@ sleep "$idle"
 cpu_snapshot idle0-1
 thread_snapshot idle0-1
 echo "$open_before" >"$out/open-before.txt"
+# Readiness with the rest of the suite up and quiet (with --start only): the target's "started alone". Then the
+# restarted services' compilers settle before the baseline is measured.
+if $start; then
+  readiness_round quiet
+  settle_compilers
+  step "readiness measured; compilers $($settle_quiet && echo quiet || echo 'still compiling') after ${settle_seconds}s"
+fi
 
 run_id=$(date +%Y%m%d%H%M%S)
 merchant=$(curl -sS -X POST "http://127.0.0.1:8080/accounts/$account/merchants" -H "X-Api-Key: $api_key" \
@@ -549,34 +598,11 @@ thread_snapshot idle-1
 for s in "${SERVICES[@]}"; do
   echo "$s $(awk '/^VmRSS:/ {print $2}' "/proc/${PID[$s]}/status")"
 done >"$out/rss.txt"
-# Readiness of each service started alone (with --start only): stop it, start it again with deploy/local/start (which
-# starts only what is not running) and time from the JVM's start (/proc) until its readiness check answers 200.
-: >"$out/ready.txt"
+# Readiness once more after the runs (with --start only), now beside whatever the runs left running: the expiry of
+# their transactions 15 minutes after creation, and the events of that expiry in webhook-, reporting- and
+# subscription-service. Reported with the CPU the rest of the machine used meanwhile, not judged.
 if $start; then
-  declare -A PORT=([gateway]=8080 [merchant]=8081 [transaction]=8082 [subscription]=8083 [webhook]=8084 [reporting]=8085)
-  for s in "${SERVICES[@]}"; do
-    # The previous restart's JIT compilation and Kafka group rejoin would run beside this start: let them settle.
-    sleep 15
-    step "readiness: $s-service started alone"
-    stop_pidfile "$STATE_DIR/pids/$s.pid" "$s-service" >/dev/null
-    "$LOCAL_DIR/start" --skip-build >"$out/restart-$s.log" 2>&1 &
-    starter=$!
-    ready=""
-    for _ in $(seq 1 600); do
-      pid=$(head -n1 "$STATE_DIR/pids/$s.pid" 2>/dev/null || true)
-      if [[ -n "$pid" ]] && pid_alive "$pid" &&
-        [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((PORT[$s] + 100))/q/health/ready")" == 200 ]]; then
-        up=$(cut -d' ' -f1 /proc/uptime)
-        began=$(sed -E 's/^.*\) //' "/proc/$pid/stat" | cut -d' ' -f20)
-        ready=$(python3 -c "print(f'{$up - $began / $hz:.2f}')")
-        break
-      fi
-      sleep 0.05
-    done
-    wait "$starter" || true
-    PID[$s]=$(head -n1 "$STATE_DIR/pids/$s.pid")
-    echo "$s ${ready:-none} $(grep -o 'started in [0-9.]*s' "$STATE_DIR/logs/$s.log" | tail -n1 | grep -o '[0-9.]*' | head -n1)" >>"$out/ready.txt"
-  done
+  readiness_round after
 fi
 # The run of issued-but-unfunded address indexes (docs/decisions.md §57) the runs above left behind.
 curl -s --max-time 10 http://127.0.0.1:8182/q/metrics | grep '^cryptopay_address_unfunded_run' >"$out/address-gap.txt" || true
@@ -728,10 +754,19 @@ row("idle CPU PostgreSQL (% of a core)", f"{100*cpu['idle']['postgres']/idle:.1f
 for s in services:
     row(f"RSS {s} MiB after the runs", f"{rss[s]:.0f}", "< 300", f"{rss[s]/300:.2f}", rss[s] < 300)
 
-for line in open(f"{out}/ready.txt"):
-    s, wall, quarkus = (line.split() + ["-", "-"])[:3]
-    ok = wall != "none" and float(wall) < 3
-    row(f"ready after a start alone, {s} s (Quarkus 'started in')", f"{wall} ({quarkus})", "< 3", "-", ok)
+for name, judged in (("quiet", True), ("after", False)):
+    path = f"{out}/ready-{name}.txt"
+    if not os.path.exists(path):
+        continue
+    for line in open(path):
+        s, wall, quarkus, others = (line.split() + ["-", "-", "-"])[:4]
+        ok = wall != "none" and float(wall) < 3
+        if judged:
+            row(f"ready after a start alone, suite quiet, {s} s (Quarkus 'started in'; rest of the machine, % of a core)",
+                f"{wall} ({quarkus}; {others})", "< 3", "-", ok)
+        else:
+            row(f"ready after a start alone after the runs, {s} s (Quarkus 'started in'; rest of the machine, % of a core)",
+                f"{wall} ({quarkus}; {others})", "(reported)", "-", None)
 
 w = [max(len(str(r[i])) for r in rows + [("figure", "value", "target", "ratio", "result")]) for i in range(5)]
 print(f"\npayment path, {connections} connections, {duration} per run, one run on this machine"
