@@ -114,7 +114,8 @@ class GatewayHeaderStrippingTest {
     @Test
     void theIdempotencyKeyIsTheGatewaysAndNotForwarded() throws Exception {
         RECEIVED.clear();
-        List<Header> answeredIds = given().header("X-Api-Key", ADMIN).header("Idempotency-Key", "strip-" + UUID.randomUUID())
+        List<Header> answeredIds = given().header("X-Api-Key", ADMIN)
+                .header("Idempotency-Key", "strip-" + UUID.randomUUID())
                 .contentType("application/json").body("{\"name\":\"hook\"}")
                 .when().post("/accounts/" + ACCOUNT + "/webhooks")
                 .then().statusCode(200)
