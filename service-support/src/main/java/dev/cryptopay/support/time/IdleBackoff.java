@@ -6,9 +6,12 @@ import java.util.function.BooleanSupplier;
 
 /**
  * The schedule of a job that has nothing to do while nothing is open (docs/decisions.md §70, §74): its 1 s tick runs
- * the job only once the current delay has passed since the last run; the delay doubles after every run that found
- * nothing open, up to a cap, and is back at the interval after a run that found something open or a {@link #wake}
+ * the job only once the current delay has passed since the last run started; the delay doubles after every run that
+ * found nothing open, up to a cap, and is back at the interval after a run that found something open or a {@link #wake}
  * (work opened in this replica). A wake that arrives while a run is under way counts: that run does not back off.
+ * <p>
+ * The delay counts from the start of the last run, not its end: a job at its interval runs at every tick even when
+ * its runs take a while (counted from the end, a run of more than a tenth of the interval made it every other tick).
  */
 public final class IdleBackoff {
 
@@ -16,7 +19,7 @@ public final class IdleBackoff {
     private final long maxNanos;
     private final AtomicLong wakes = new AtomicLong();
     private volatile long delayNanos;
-    private volatile long lastRunEnded = System.nanoTime();
+    private volatile long lastRunStarted = System.nanoTime();
 
     public IdleBackoff(Duration interval, Duration max) {
         this.intervalNanos = Math.max(1, interval.toNanos());
@@ -24,9 +27,12 @@ public final class IdleBackoff {
         this.delayNanos = intervalNanos;
     }
 
-    /** Whether a tick should run the job now (a tenth of the interval early, so ticks do not just miss it). */
+    /**
+     * Whether a tick should run the job now: the delay has passed since the last run started (a tenth of the interval
+     * early, so ticks do not just miss it).
+     */
     public boolean due() {
-        return System.nanoTime() - lastRunEnded >= delayNanos - intervalNanos / 10;
+        return System.nanoTime() - lastRunStarted >= delayNanos - intervalNanos / 10;
     }
 
     /**
@@ -48,8 +54,9 @@ public final class IdleBackoff {
         return true;
     }
 
-    /** Called as a run starts; pass what it answers to {@link #ran}. */
+    /** Called as a run starts (the next run's delay counts from now); pass what it answers to {@link #ran}. */
     public long starting() {
+        lastRunStarted = System.nanoTime();
         return wakes.get();
     }
 
@@ -57,7 +64,6 @@ public final class IdleBackoff {
     public void ran(boolean idle, long started) {
         boolean wokenMeanwhile = wakes.get() != started;
         delayNanos = idle && !wokenMeanwhile ? Math.min(maxNanos, delayNanos * 2) : intervalNanos;
-        lastRunEnded = System.nanoTime();
     }
 
     /**

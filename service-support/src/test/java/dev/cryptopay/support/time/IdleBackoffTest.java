@@ -44,6 +44,18 @@ class IdleBackoffTest {
     }
 
     @Test
+    void theDelayCountsFromTheStartOfTheLastRunSoASlowRunDoesNotSkipATick() throws InterruptedException {
+        IdleBackoff backoff = new IdleBackoff(Duration.ofMillis(300), Duration.ofSeconds(60));
+        Thread.sleep(300);
+        assertTrue(backoff.due());
+        long started = backoff.starting();
+        Thread.sleep(200); // a pass that takes two thirds of the interval and finds something open
+        backoff.ran(false, started);
+        Thread.sleep(120); // the next tick: 320 ms after that run started, 120 ms after it ended
+        assertTrue(backoff.due(), "a job at its interval runs at every tick, however long its runs take");
+    }
+
+    @Test
     void aWakeDuringARunKeepsThatRunFromBackingOff() {
         IdleBackoff backoff = new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
         backoff.ran(true, backoff.starting());
