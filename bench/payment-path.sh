@@ -168,7 +168,22 @@ cpu_snapshot() {
     echo "postgres $(ticks_of $(pg_pids))"
     # shellcheck disable=SC2046
     echo "kafka $(ticks_of $(kafka_pids))"
+    pg_by_database
   } >"$out/cpu-$1.txt"
+}
+# pg_by_database: "pg:DATABASE ticks" per database of the server, from the backends connected to it (pg_stat_activity);
+# the server's own processes (checkpointer, WAL writer, autovacuum launcher, ...) are "pg:server". A backend that
+# starts between two snapshots counts whole (its CPU all falls between them); one that ends is lost, as in the total.
+pg_by_database() {
+  local -A database=() sum=()
+  local pid name
+  while IFS='|' read -r pid name; do database[$pid]=${name:-server}; done \
+    < <("${PSQL[@]}" -F '|' -c 'select pid, datname from pg_stat_activity' 2>/dev/null)
+  for pid in $(pg_pids); do
+    name=${database[$pid]:-server}
+    sum[$name]=$((${sum[$name]:-0} + $(ticks_of "$pid")))
+  done
+  for name in "${!sum[@]}"; do echo "pg:$name ${sum[$name]}"; done
 }
 # cpu_delta FROM TO GROUP: CPU seconds spent by GROUP between the snapshots
 cpu_delta() {
@@ -176,7 +191,8 @@ cpu_delta() {
 import sys
 a = dict(l.split() for l in open(sys.argv[1]))
 b = dict(l.split() for l in open(sys.argv[2]))
-print(max(0, int(b[sys.argv[3]]) - int(a[sys.argv[3]])) / int(sys.argv[4]))
+# a database with no backend in one of the snapshots has 0 there
+print(max(0, int(b.get(sys.argv[3], 0)) - int(a.get(sys.argv[3], 0))) / int(sys.argv[4]))
 PY
 }
 
@@ -609,7 +625,7 @@ curl -s --max-time 10 http://127.0.0.1:8182/q/metrics | grep '^cryptopay_address
 
 # --- The table ---------------------------------------------------------------------------------------------------
 {
-  for g in "${SERVICES[@]}" postgres kafka; do
+  for g in "${SERVICES[@]}" postgres kafka $(awk '$1 ~ /^pg:/ {print $1}' "$out"/cpu-gateway-[01].txt | sort -u); do
     echo "cpu gateway $g $(cpu_delta gateway-0 gateway-1 "$g")"
     echo "cpu direct $g $(cpu_delta direct-0 direct-1 "$g")"
     echo "cpu gateway2 $g $(cpu_delta gateway2-0 gateway2-1 "$g")"
@@ -698,6 +714,14 @@ for run, r in (("gateway", gw), ("direct", direct), ("gateway2", gw2)):
             continue
         per = cpu[run][group] / max(1, r["total"]) * 1000
         row(f"CPU per creation ({run} run): {group} ms", f"{per:.2f}", "-", "-", None)
+# The rest of the suite's CPU for a creation: the services that consume its event, Kafka, and PostgreSQL's by the
+# database its backends serve (pg:server is the server's own processes: WAL writer, checkpointer, ...).
+per_gw = lambda group: cpu["gateway"].get(group, 0) / max(1, gw["total"]) * 1000
+row("CPU per creation (gateway run): subscription / webhook / reporting / merchant / Kafka ms",
+    " / ".join(f"{per_gw(g):.2f}" for g in ("subscription", "webhook", "reporting", "merchant", "kafka")), "-", "-", None)
+databases = sorted((g for g in cpu["gateway"] if g.startswith("pg:")), key=per_gw, reverse=True)
+row("CPU per creation (gateway run): PostgreSQL by database ms",
+    ", ".join(f"{g[3:]} {per_gw(g):.2f}" for g in databases if per_gw(g) >= 0.005) or "-", "-", "-", None)
 get_warm_seconds, get_warm_quiet = open(f"{out}/get-warm.txt").read().split()
 row("GET warm-up, s (until the C2 compilers of gateway and transaction < 0.03 ms/GET)",
     f"{get_warm_seconds} ({'quiet' if get_warm_quiet == 'true' else 'STILL COMPILING: --warmup-max reached'})", "-", "-",
