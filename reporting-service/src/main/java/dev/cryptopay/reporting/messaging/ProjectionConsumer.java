@@ -63,11 +63,21 @@ public class ProjectionConsumer {
     }
 
     /**
-     * A poll's records of several partitions are applied concurrently, one database transaction per partition, each
-     * partition's in order; the batch returns (and its offsets can be committed) once all are stored. Partitions
-     * never share a transaction or refund (the record key is its id), so their writes never touch the same rows.
+     * A poll of up to this many records is applied in one database transaction, all its partitions together. Under
+     * live traffic a poll holds a few records per partition, and a transaction per partition paid the store
+     * pointer's lock, the read of the rows' versions, the statements and the commit three times over for them
+     * (docs/performance.md, seventeenth step). Larger polls (a replay, a backlog) are applied partition by partition,
+     * side by side, which is what makes a replay reach its rate (README, "Projection").
      */
-    private void byPartition(String topic, ConsumerRecords<String, String> records) throws InterruptedException {
+    static final int ONE_TRANSACTION_UP_TO = 500;
+
+    /**
+     * A poll's records: up to {@link #ONE_TRANSACTION_UP_TO} in one database transaction; more, then one transaction
+     * per partition, applied concurrently. Each partition's records stay in order either way, and the batch returns
+     * (and its offsets can be committed) once all are stored. Partitions never share a transaction or refund (the
+     * record key is its id), so their records never touch the same rows, together or side by side.
+     */
+    void byPartition(String topic, ConsumerRecords<String, String> records) throws InterruptedException {
         List<List<String>> parts = new ArrayList<>();
         for (TopicPartition partition : records.partitions()) {
             List<String> values = new ArrayList<>();
@@ -80,8 +90,15 @@ public class ProjectionConsumer {
                 parts.add(values);
             }
         }
+        if (parts.isEmpty()) {
+            return;
+        }
         if (parts.size() == 1) {
             consume(topic, parts.get(0));
+            return;
+        }
+        if (records.count() <= ONE_TRANSACTION_UP_TO) {
+            consume(topic, parts.stream().flatMap(List::stream).toList());
             return;
         }
         List<Future<?>> running = new ArrayList<>();
