@@ -524,6 +524,12 @@ warm_until_quiet() {
 }
 warm_until_quiet creations 0.15 post_round
 warm_seconds=$WARM_SECONDS warm_quiet=$WARM_QUIET
+# Analyse again now that the warm-up has written tens of thousands of rows. A connection keeps the generic plan it made
+# while a table was nearly empty until the table's statistics change: the foreign key's check of `transaction` on
+# every payment request's insert kept a sequential scan in some connections (run 46: 15,172 scans read 717 million
+# rows; docs/performance.md, seventeenth step). Autovacuum would have analysed the table after its first 50 rows; on
+# a server without it the runs measured whichever plan each connection happened to make.
+"$LOCAL_DIR/postgres.sh" analyze || die "deploy/local/postgres.sh analyze failed"
 run_wrk gateway http://127.0.0.1:8080 "$gw_header"
 run_wrk direct http://127.0.0.1:8082 "$direct_header"
 # The gateway path once more after the direct run: a gap between the two gateway runs is what the order of the runs
