@@ -80,9 +80,9 @@ start_service() {
   PORT=$PORT MANAGEMENT_PORT=$((PORT + 100)) HTTP_HOST=127.0.0.1 MANAGEMENT_HOST=127.0.0.1 CRYPTOPAY_ENVIRONMENT=sandbox \
     DB_URL="jdbc:postgresql://127.0.0.1:5432/$DB" KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:19092 \
     REPORTING_GROUP="$prefix" \
-    MP_MESSAGING_INCOMING_TRANSACTIONS_IN_TOPIC="$prefix.transactions" \
-    MP_MESSAGING_INCOMING_REFUNDS_IN_TOPIC="$prefix.refunds" \
-    MP_MESSAGING_INCOMING_MERCHANTS_IN_TOPIC="$prefix.merchants" \
+    CRYPTOPAY_REPORTING_TOPICS_TRANSACTIONS="$prefix.transactions" \
+    CRYPTOPAY_REPORTING_TOPICS_REFUNDS="$prefix.refunds" \
+    CRYPTOPAY_REPORTING_TOPICS_MERCHANTS="$prefix.merchants" \
     MP_JWT_VERIFY_PUBLICKEY_LOCATION="$ROOT/deploy/local/keys/local-dev-internal-public.pem" \
     "$JAVA" -Xms256m -Xmx1g -jar "$JAR" >"$out/service.log" 2>&1 &
   service_pid=$!

@@ -120,7 +120,7 @@ class WalkingSkeletonIT {
                 lastOffset = sent.offset();
             }
         }
-        awaitConsumed("gateway-key-store", new TopicPartition(Topics.KEYS, created.partition()), lastOffset + 1);
+        awaitConsumed("gateway-views", new TopicPartition(Topics.KEYS, created.partition()), lastOffset + 1);
 
         given().header("X-Api-Key", second).get("/accounts/" + accountId + "/keys").then().statusCode(401);
         try (Connection db = DriverManager.getConnection(Suite.jdbcUrl("gateway"), "payments", "payments")) {

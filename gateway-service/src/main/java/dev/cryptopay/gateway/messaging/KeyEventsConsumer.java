@@ -6,10 +6,8 @@ import dev.cryptopay.gateway.auth.StoredKey;
 import dev.cryptopay.gateway.auth.Directory;
 import dev.cryptopay.gateway.auth.UnknownKeys;
 import dev.cryptopay.support.inbox.Inbox;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Keeps the gateway's key store in step with merchant-service. Idempotent twice over: a redelivered event id
@@ -19,7 +17,6 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 @ApplicationScoped
 public class KeyEventsConsumer {
 
-    public static final String CHANNEL = "keys-in";
     static final String CONSUMER = "gateway.key-store";
 
     private final Inbox inbox;
@@ -32,8 +29,6 @@ public class KeyEventsConsumer {
         this.unknownKeys = unknownKeys;
     }
 
-    @Incoming(CHANNEL)
-    @Blocking(ordered = true)
     @Transactional
     public void onKeyEvent(String value) {
         inbox.accept(CONSUMER, value, EventTypes.KEY_UPDATED, KeyState.class).ifPresent(this::apply);

@@ -1,14 +1,22 @@
 package dev.cryptopay.reporting.messaging;
 
 import dev.cryptopay.events.Topics;
+import dev.cryptopay.reporting.config.StreamTopics;
 import dev.cryptopay.reporting.projection.ProjectionWriter;
 import dev.cryptopay.support.inbox.BatchRetry;
+import dev.cryptopay.support.inbox.OffsetCarryOver;
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,19 +27,24 @@ import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * The projection's Kafka side: each topic is read in batches (one poll's records, CloudEvent JSON strings) and a
- * batch is applied in one database transaction. Offsets are committed only after the batch committed; a batch that
- * cannot be stored (database down) is retried here ({@link BatchRetry}), holding the topic's partitions rather than
- * skipping events, until the service stops. Delivery is at least once; the store's inbox drops repeats.
+ * The projection's Kafka side: one consumer reads the three topics in batches (one poll's records, CloudEvent JSON
+ * strings; one consumer, not one per topic: each consumer's poll and heartbeat threads cost the idle service about
+ * 0.5% of a core, docs/decisions.md §102), and each topic's records of a poll are applied in one database
+ * transaction, or for a large poll one per partition. Offsets are committed only after the poll's records are
+ * stored; a batch that cannot be stored (database down) is retried here ({@link BatchRetry}), holding the consumer's
+ * partitions rather than skipping events, until the service stops. Delivery is at least once; the store's inbox drops
+ * repeats.
  */
 @ApplicationScoped
 public class ProjectionConsumer {
 
-    public static final String TRANSACTIONS = "transactions-in";
-    public static final String REFUNDS = "refunds-in";
-    public static final String MERCHANTS = "merchants-in";
+    /** The channel of the three topics (group {@code reporting-service}, {@code REPORTING_GROUP}). */
+    public static final String EVENTS = "events-in";
+    /** The channel's rebalance listener: carries the offsets of the per-topic groups it replaced over. */
+    public static final String CARRY_OVER = "reporting-service.carry-over";
 
     private final ProjectionWriter writer;
+    private final StreamTopics topics;
     private final BatchRetry retry = new BatchRetry();
     /** Applies the partitions of one poll side by side (the topics have 3 partitions; up to 4 at once). */
     private final ExecutorService pool = Executors.newFixedThreadPool(4, runnable -> {
@@ -40,26 +53,46 @@ public class ProjectionConsumer {
         return thread;
     });
 
-    public ProjectionConsumer(ProjectionWriter writer) {
+    public ProjectionConsumer(ProjectionWriter writer, StreamTopics topics) {
         this.writer = writer;
+        this.topics = topics;
     }
 
-    @Incoming(TRANSACTIONS)
+    /** A poll's records, topic by topic: merchants in one transaction, transactions and refunds {@link #byPartition}. */
+    @Incoming(EVENTS)
     @Blocking(ordered = true)
-    public void transactions(ConsumerRecords<String, String> records) throws InterruptedException {
-        byPartition(Topics.TRANSACTIONS, records);
+    public void events(ConsumerRecords<String, String> records) throws InterruptedException {
+        Map<String, Map<TopicPartition, List<ConsumerRecord<String, String>>>> byTopic = new LinkedHashMap<>();
+        for (TopicPartition partition : records.partitions()) {
+            byTopic.computeIfAbsent(partition.topic(), t -> new LinkedHashMap<>())
+                    .put(partition, records.records(partition));
+        }
+        for (Map.Entry<String, Map<TopicPartition, List<ConsumerRecord<String, String>>>> entry : byTopic.entrySet()) {
+            String topic = topics.canonical(entry.getKey());
+            ConsumerRecords<String, String> ofTopic = new ConsumerRecords<>(entry.getValue(), Map.of());
+            if (Topics.MERCHANTS.equals(topic)) {
+                List<String> values = new ArrayList<>();
+                ofTopic.forEach(record -> {
+                    if (record.value() != null) {
+                        values.add(record.value());
+                    }
+                });
+                if (!values.isEmpty()) {
+                    consume(topic, values);
+                }
+            } else {
+                byPartition(topic, ofTopic);
+            }
+        }
     }
 
-    @Incoming(REFUNDS)
-    @Blocking(ordered = true)
-    public void refunds(ConsumerRecords<String, String> records) throws InterruptedException {
-        byPartition(Topics.REFUNDS, records);
-    }
-
-    @Incoming(MERCHANTS)
-    @Blocking(ordered = true)
-    public void merchants(List<String> values) throws InterruptedException {
-        consume(Topics.MERCHANTS, values);
+    /** Until this consumer, each topic had a group of its own: {@code <group>.transactions} and so on. */
+    @Produces
+    @Singleton
+    @Identifier(CARRY_OVER)
+    static KafkaConsumerRebalanceListener carryOver(StreamTopics topics,
+            @Identifier("default-kafka-broker") Map<String, Object> broker) {
+        return new OffsetCarryOver(broker, OffsetCarryOver.suffixed(topics.shortNames()));
     }
 
     /**

@@ -171,20 +171,9 @@ public class Rebuilder {
         }
     }
 
-    /** The projection's topic a configured topic stands for (the channels may read renamed topics). */
+    /** The projection's topic a configured topic stands for (the projection may read renamed topics). */
     private String canonical(String topic) {
-        for (StreamTopics.Source source : topics.sources()) {
-            if (source.topic().equals(topic)) {
-                return switch (source.channel()) {
-                    case dev.cryptopay.reporting.messaging.ProjectionConsumer.TRANSACTIONS ->
-                            dev.cryptopay.events.Topics.TRANSACTIONS;
-                    case dev.cryptopay.reporting.messaging.ProjectionConsumer.REFUNDS ->
-                            dev.cryptopay.events.Topics.REFUNDS;
-                    default -> dev.cryptopay.events.Topics.MERCHANTS;
-                };
-            }
-        }
-        return topic;
+        return topics.canonical(topic);
     }
 
     private static boolean caughtUp(KafkaConsumer<String, String> consumer, List<TopicPartition> partitions) {

@@ -4,11 +4,9 @@ import dev.cryptopay.events.BillingRejection;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.subscription.billing.Outcomes;
 import dev.cryptopay.support.inbox.Inbox;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.util.UUID;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * {@code billing.transaction_rejected} on internal.billing.v1: transaction-service will never open the transaction of
@@ -18,7 +16,6 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 @ApplicationScoped
 public class BillingRejectionConsumer {
 
-    public static final String CHANNEL = "billing-in";
     static final String CONSUMER = "subscription.billing-rejections";
 
     private final Inbox inbox;
@@ -27,13 +24,6 @@ public class BillingRejectionConsumer {
     public BillingRejectionConsumer(Inbox inbox, Outcomes outcomes) {
         this.inbox = inbox;
         this.outcomes = outcomes;
-    }
-
-    @Incoming(CHANNEL)
-    @Blocking(ordered = true)
-    @Transactional
-    public void onBillingEvent(String value) {
-        apply(value);
     }
 
     @Transactional(Transactional.TxType.MANDATORY)

@@ -3,10 +3,8 @@ package dev.cryptopay.subscription.messaging;
 import dev.cryptopay.subscription.domain.MerchantView;
 import dev.cryptopay.support.inbox.Inbox;
 import dev.cryptopay.support.merchantview.MerchantViews;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Keeps {@link MerchantView} in step with merchant-service's compacted {@code payments.merchants.v1} topic (as
@@ -16,20 +14,12 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 @ApplicationScoped
 public class MerchantViewConsumer {
 
-    public static final String CHANNEL = "merchants-in";
     static final String CONSUMER = "subscription.merchant-view";
 
     private final Inbox inbox;
 
     public MerchantViewConsumer(Inbox inbox) {
         this.inbox = inbox;
-    }
-
-    @Incoming(CHANNEL)
-    @Blocking(ordered = true)
-    @Transactional
-    public void onMerchantEvent(String value) {
-        apply(value);
     }
 
     /** Applies one record value; true when it changed the view. Must run in a transaction. */

@@ -8,7 +8,6 @@ import dev.cryptopay.subscription.billing.Outcomes.Locked;
 import dev.cryptopay.subscription.domain.AttemptResult;
 import dev.cryptopay.subscription.domain.PaymentAttempt;
 import dev.cryptopay.support.inbox.Inbox;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
@@ -19,7 +18,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Follows the billing transactions on {@code payments.transactions.v1}: only events whose {@code transactionID} is
@@ -39,7 +37,6 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 @ApplicationScoped
 public class TransactionEventConsumer {
 
-    public static final String CHANNEL = "transactions-in";
     static final String CONSUMER = "subscription.transactions";
 
     private final Inbox inbox;
@@ -48,13 +45,6 @@ public class TransactionEventConsumer {
     public TransactionEventConsumer(Inbox inbox, Outcomes outcomes) {
         this.inbox = inbox;
         this.outcomes = outcomes;
-    }
-
-    @Incoming(CHANNEL)
-    @Blocking(ordered = true)
-    @Transactional
-    public void onTransactionEvents(List<String> values) {
-        applyAll(values);
     }
 
     /**

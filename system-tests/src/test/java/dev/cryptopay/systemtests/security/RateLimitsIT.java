@@ -35,8 +35,7 @@ class RateLimitsIT {
                 "RATE_LIMIT_PUBLISHABLE_ADDRESS_PER_SECOND", "1",
                 "CLIENT_ADDRESS_HEADER", "X-Forwarded-For",
                 "CLIENT_ADDRESS_TRUSTED_PROXIES", "127.0.0.1",
-                "MP_MESSAGING_INCOMING_KEYS_IN_GROUP_ID", "gateway-key-store-rate-limits-it",
-                "MP_MESSAGING_INCOMING_MERCHANTS_IN_GROUP_ID", "gateway-merchants-rate-limits-it"));
+                "MP_MESSAGING_INCOMING_VIEWS_IN_GROUP_ID", "gateway-views-rate-limits-it"));
     }
 
     @AfterAll

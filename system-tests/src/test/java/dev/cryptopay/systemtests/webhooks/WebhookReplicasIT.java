@@ -31,6 +31,8 @@ class WebhookReplicasIT {
 
     private static final int EVENTS = 600;
     private static final String REPLICA = "webhook-replica";
+    /** webhook-service's one consumer group, over the three payments topics. */
+    private static final String GROUP = "webhook-service";
     private static final int REPLICA_PORT = 18094;
 
     @Test
@@ -61,7 +63,7 @@ class WebhookReplicasIT {
             Set<String> partitionsOwned = new HashSet<>();
             List<MemberDescription> members = members(admin);
             members.forEach(m -> m.assignment().topicPartitions().forEach(tp -> partitionsOwned.add(m.consumerId())));
-            assertEquals(2, members.size(), "members of webhook-service.transactions: " + members);
+            assertEquals(2, members.size(), "members of " + GROUP + ": " + members);
             assertEquals(2, partitionsOwned.size(), "both instances own partitions of the topic");
             assertEquals(EVENTS, receiver.count(), "requests received (a duplicate would count twice)");
             assertEquals(new HashSet<>(ids), receiver.distinctIds());
@@ -75,8 +77,8 @@ class WebhookReplicasIT {
     private static List<MemberDescription> members(Admin admin) {
         try {
             Map<String, ConsumerGroupDescription> groups = admin
-                    .describeConsumerGroups(List.of("webhook-service.transactions")).all().get();
-            return new ArrayList<>(groups.get("webhook-service.transactions").members());
+                    .describeConsumerGroups(List.of(GROUP)).all().get();
+            return new ArrayList<>(groups.get(GROUP).members());
         } catch (Exception e) {
             return List.of();
         }

@@ -20,7 +20,6 @@ import dev.cryptopay.transaction.service.NewTransaction;
 import dev.cryptopay.transaction.service.TransactionService;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
@@ -30,7 +29,6 @@ import java.util.Currency;
 import java.util.List;
 import java.util.UUID;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
@@ -56,7 +54,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class BillingRequestConsumer {
 
-    public static final String CHANNEL = "billing-in";
     static final String CONSUMER = "transaction.billing";
     static final int ATTEMPTS = 8;
     static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
@@ -95,8 +92,6 @@ public class BillingRequestConsumer {
         }
     }
 
-    @Incoming(CHANNEL)
-    @Blocking(ordered = true)
     public void onBillingEvent(String value) {
         CloudEvent event;
         BillingRequest request;

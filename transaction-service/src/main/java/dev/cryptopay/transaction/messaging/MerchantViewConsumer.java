@@ -6,10 +6,8 @@ import dev.cryptopay.support.inbox.Inbox;
 import dev.cryptopay.support.merchantview.MerchantViews;
 import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.service.MerchantAccess;
-import io.smallrye.reactive.messaging.annotations.Blocking;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
-import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
  * Keeps {@link MerchantView} in step with merchant-service's compacted {@code payments.merchants.v1} topic.
@@ -20,7 +18,6 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
 @ApplicationScoped
 public class MerchantViewConsumer {
 
-    public static final String CHANNEL = "merchants-in";
     static final String CONSUMER = "transaction.merchant-view";
 
     private final Inbox inbox;
@@ -31,8 +28,6 @@ public class MerchantViewConsumer {
         this.access = access;
     }
 
-    @Incoming(CHANNEL)
-    @Blocking(ordered = true)
     @Transactional
     public void onMerchantEvent(String value) {
         apply(value);

@@ -2,31 +2,37 @@ package dev.cryptopay.webhook.messaging;
 
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.inbox.BatchRetry;
+import dev.cryptopay.support.inbox.OffsetCarryOver;
 import dev.cryptopay.webhook.delivery.DeliveryDispatcher;
 import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
 import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 import org.jboss.logging.Logger;
 
 /**
- * Reads the payments topics in batches (values are CloudEvent JSON strings) and hands them to {@link EventIngest}.
- * Offsets are committed only after a batch's transaction committed; a batch that cannot be stored (database down)
- * is retried here ({@link BatchRetry}), holding up that topic's partitions rather than skipping events, until the
- * service stops. Events are delivered at least once: a crash or a stop before the offset commit re-reads them, and
- * the inbox drops the repeats.
+ * Reads the payments topics in batches with one consumer (values are CloudEvent JSON strings) and hands them to
+ * {@link EventIngest}; the events themselves say what they are and whose ({@value Topics#TRANSACTIONS}: data is the
+ * full Transaction, account in {@code data.accountID}; {@value Topics#REFUNDS}: {@code data.accountID} or
+ * {@code accountId}; {@value Topics#SUBSCRIPTIONS}: {@code data.accountId}). Offsets are committed only after a
+ * batch's transaction committed; a batch that cannot be stored (database down) is retried here ({@link BatchRetry}),
+ * holding up the consumer's partitions rather than skipping events, until the service stops. Events are delivered at
+ * least once: a crash or a stop before the offset commit re-reads them, and the inbox drops the repeats.
  */
 @ApplicationScoped
 public class EventConsumer {
 
-    /** {@value Topics#TRANSACTIONS}: data is the full Transaction, account in {@code data.accountID}. */
-    public static final String TRANSACTIONS = "transactions-in";
-    /** {@value Topics#REFUNDS}: no producer yet; account in {@code data.accountID} (or {@code accountId}). */
-    public static final String REFUNDS = "refunds-in";
-    /** {@value Topics#SUBSCRIPTIONS}: no producer yet; account in {@code data.accountId}. */
-    public static final String SUBSCRIPTIONS = "subscriptions-in";
+    /** The channel of the three topics (one consumer, group {@code webhook-service}). */
+    public static final String EVENTS = "events-in";
+    /** The channel's rebalance listener: carries the offsets of the per-topic groups it replaced over. */
+    public static final String CARRY_OVER = "webhook-service.carry-over";
 
     private static final Logger LOG = Logger.getLogger(EventConsumer.class);
 
@@ -39,39 +45,32 @@ public class EventConsumer {
         this.dispatcher = dispatcher;
     }
 
-    @Incoming(TRANSACTIONS)
+    @Incoming(EVENTS)
     @Blocking(ordered = true)
-    public void transactions(List<String> values) throws InterruptedException {
-        consume(TRANSACTIONS, values);
-    }
-
-    @Incoming(REFUNDS)
-    @Blocking(ordered = true)
-    public void refunds(List<String> values) throws InterruptedException {
-        consume(REFUNDS, values);
-    }
-
-    @Incoming(SUBSCRIPTIONS)
-    @Blocking(ordered = true)
-    public void subscriptions(List<String> values) throws InterruptedException {
-        consume(SUBSCRIPTIONS, values);
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        retry.stop();
-    }
-
-    private void consume(String channel, List<String> values) throws InterruptedException {
-        retry.run(() -> "storing " + values.size() + " events from " + channel, () -> {
+    public void events(List<String> values) throws InterruptedException {
+        retry.run(() -> "storing " + values.size() + " events", () -> {
             long began = System.nanoTime();
             int created = ingest.ingest(values);
             if (created > 0) {
                 dispatcher.wake();
             }
             if (LOG.isDebugEnabled()) {
-                LOG.debugf("%s: %d events, %d deliveries in %d ms", channel, values.size(), created,
+                LOG.debugf("%d events, %d deliveries in %d ms", values.size(), created,
                         (System.nanoTime() - began) / 1_000_000);
             }
         });
+    }
+
+    /** Until this consumer, each topic had a group of its own: {@code <group>.transactions} and so on. */
+    @Produces
+    @Singleton
+    @Identifier(CARRY_OVER)
+    KafkaConsumerRebalanceListener carryOver(@Identifier("default-kafka-broker") Map<String, Object> broker) {
+        return new OffsetCarryOver(broker, OffsetCarryOver.suffixed(Map.of(Topics.TRANSACTIONS, "transactions",
+                Topics.REFUNDS, "refunds", Topics.SUBSCRIPTIONS, "subscriptions")));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        retry.stop();
     }
 }

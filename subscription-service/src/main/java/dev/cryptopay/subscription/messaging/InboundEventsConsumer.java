@@ -1,0 +1,79 @@
+package dev.cryptopay.subscription.messaging;
+
+import dev.cryptopay.events.Topics;
+import dev.cryptopay.support.inbox.OffsetCarryOver;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.reactive.messaging.annotations.Blocking;
+import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import jakarta.transaction.Transactional;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.eclipse.microprofile.reactive.messaging.Incoming;
+
+/**
+ * Reads the three topics subscription-service consumes with one consumer (each consumer's poll and heartbeat threads
+ * cost an idle service about 0.5% of a core, docs/decisions.md §102), a poll at a time in one database transaction:
+ * merchant-service's compacted merchants topic ({@link MerchantViewConsumer}), the billing transactions
+ * ({@link TransactionEventConsumer}: every transaction event is read, this service's attempts applied, the poll's in
+ * one lookup) and transaction-service's rejections of billing requests ({@link BillingRejectionConsumer}; this
+ * service's own requests on that topic are skipped by type). Each topic's records are applied in their order; the
+ * topics never depended on each other's order.
+ */
+@ApplicationScoped
+public class InboundEventsConsumer {
+
+    /** The channel of the three topics (group {@code subscription-service}). */
+    public static final String CHANNEL = "events-in";
+    /** The channel's rebalance listener: carries the offsets of the per-topic groups it replaced over. */
+    public static final String CARRY_OVER = "subscription-service.carry-over";
+
+    private final MerchantViewConsumer merchants;
+    private final TransactionEventConsumer transactions;
+    private final BillingRejectionConsumer rejections;
+
+    public InboundEventsConsumer(MerchantViewConsumer merchants, TransactionEventConsumer transactions,
+            BillingRejectionConsumer rejections) {
+        this.merchants = merchants;
+        this.transactions = transactions;
+        this.rejections = rejections;
+    }
+
+    @Incoming(CHANNEL)
+    @Blocking(ordered = true)
+    @Transactional
+    public void onEvents(ConsumerRecords<String, String> records) {
+        List<String> transactionEvents = new ArrayList<>();
+        for (ConsumerRecord<String, String> record : records) {
+            if (record.value() == null) {
+                continue; // a tombstone says nothing to this service
+            }
+            switch (record.topic()) {
+                case Topics.MERCHANTS -> merchants.apply(record.value());
+                case Topics.BILLING -> rejections.apply(record.value());
+                case Topics.TRANSACTIONS -> transactionEvents.add(record.value());
+                default -> throw new IllegalStateException("not a topic of " + CHANNEL + ": " + record.topic());
+            }
+        }
+        if (!transactionEvents.isEmpty()) {
+            transactions.applyAll(transactionEvents);
+        }
+    }
+
+    /** Until this consumer, each topic had a group of its own (the tests' groups were named apart). */
+    @Produces
+    @Singleton
+    @Identifier(CARRY_OVER)
+    KafkaConsumerRebalanceListener carryOver(@Identifier("default-kafka-broker") Map<String, Object> broker) {
+        return new OffsetCarryOver(broker, group -> {
+            String prefix = group.endsWith("-test") ? "subscription-test-" : "subscription-";
+            return Map.of(Topics.MERCHANTS, prefix + "merchant-view", Topics.TRANSACTIONS, prefix + "transactions",
+                    Topics.BILLING, prefix + "billing");
+        });
+    }
+}
