@@ -36,6 +36,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.multipart.FileUpload;
 
@@ -71,6 +72,13 @@ public class TransactionResource {
      * runs on a worker thread (it writes to the database). A blocking method would read its body on the worker through
      * a blocking stream, each request handing the body over from the event loop twice (a wait and a notify each), which
      * was a sixth of transaction-service's profile samples under load (docs/decisions.md §100).
+     *
+     * <p>A caller that went away before a worker took the creation up (the connection closed: Quarkus REST cancels
+     * the answer as soon as the worker subscribes) creates nothing: the request's context, and with it the caller's
+     * identity, has ended by then. Without this check the creation ran anyway, failed for want of an identity, and
+     * Mutiny logged that failure, which nobody could receive any more, as an ERROR with its stack (seen at the end of
+     * every benchmark run, when wrk closes its connections). Once begun, a creation completes or fails as a whole
+     * whatever the connection does.
      */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -78,9 +86,15 @@ public class TransactionResource {
     @NonBlocking
     public Uni<Response> create(CreateTransactionRequest body) {
         NewTransaction request = TransactionRequests.validate(body);
-        return Uni.createFrom().item(() -> Response.status(Response.Status.CREATED)
-                .entity(transactions.create(caller, request)).build())
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
+        return Uni.createFrom().<Response>emitter(answer -> {
+            AtomicBoolean ended = new AtomicBoolean();
+            answer.onTermination(() -> ended.set(true)); // runs at once when the answer was cancelled already
+            if (ended.get()) {
+                return;
+            }
+            answer.complete(Response.status(Response.Status.CREATED)
+                    .entity(transactions.create(caller, request)).build());
+        }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 
     @GET
