@@ -479,7 +479,13 @@ public class GatewayRouter {
                 context.request().setBody(Body.body(forwarding.body()));
             }
             return context.sendRequest().recover(failure -> {
-                LOG.warnf("%s service failed: %s", service, failure.getMessage());
+                if (context.request().proxiedRequest().response().closed()) {
+                    // The client hung up with its request in flight and the proxy reset the service's stream: not a
+                    // failing service (under load every closed connection logged this), and nobody to answer.
+                    LOG.debugf("%s request dropped, the client went away: %s", service, failure.getMessage());
+                } else {
+                    LOG.warnf("%s service failed: %s", service, failure.getMessage());
+                }
                 Problem problem = ApiException.unavailable("A service behind the gateway is unavailable; retry later.",
                         RETRY_AFTER_SECONDS).toProblem();
                 ProxyResponse response = context.request().response()
