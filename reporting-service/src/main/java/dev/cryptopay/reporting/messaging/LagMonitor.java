@@ -26,8 +26,9 @@ import org.jboss.logging.Logger;
 /**
  * The projection's lag: per topic, the records between the end of each partition and the consumer group's committed
  * offset (committed after each applied batch, so at most a few seconds behind what is applied). Measured every
- * {@code cryptopay.reporting.lag-interval} (15 s: as often as metrics are commonly scraped; each measurement is nine
- * requests to the broker and a database query, docs/decisions.md §101) with an admin client, published as the gauge
+ * {@code cryptopay.reporting.lag-interval} (15 s: as often as metrics are commonly scraped; each measurement is seven
+ * requests to the broker, the group's offsets and per topic its partitions and their ends, and a database query,
+ * docs/decisions.md §101) with an admin client, published as the gauge
  * {@code reporting.consumer.lag{topic}} and in the readiness detail; also the gap count
  * ({@code reporting.version.gaps{topic}}).
  */
@@ -75,8 +76,16 @@ public class LagMonitor {
     /** Measures lag and gaps now. */
     public Map<String, Long> measureNow() throws Exception {
         Map<String, Long> result = new LinkedHashMap<>();
+        // The three topics share one consumer group (decisions §102): its committed offsets are read once.
+        Map<String, Map<TopicPartition, OffsetAndMetadata>> committedByGroup = new HashMap<>();
         for (StreamTopics.Source source : topics.sources()) {
-            long value = lagOf(source);
+            Map<TopicPartition, OffsetAndMetadata> committed = committedByGroup.get(source.group());
+            if (committed == null) {
+                committed = admin().listConsumerGroupOffsets(source.group()).partitionsToOffsetAndMetadata()
+                        .get(5, TimeUnit.SECONDS);
+                committedByGroup.put(source.group(), committed);
+            }
+            long value = lagOf(source, committed);
             lag.get(source.topic()).set(value);
             result.put(source.topic(), value);
         }
@@ -87,10 +96,9 @@ public class LagMonitor {
         return result;
     }
 
-    private long lagOf(StreamTopics.Source source) throws Exception {
+    private long lagOf(StreamTopics.Source source, Map<TopicPartition, OffsetAndMetadata> committed)
+            throws Exception {
         Admin client = admin();
-        Map<TopicPartition, OffsetAndMetadata> committed = client.listConsumerGroupOffsets(source.group())
-                .partitionsToOffsetAndMetadata().get(5, TimeUnit.SECONDS);
         var description = client.describeTopics(java.util.List.of(source.topic())).allTopicNames()
                 .get(5, TimeUnit.SECONDS).get(source.topic());
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
