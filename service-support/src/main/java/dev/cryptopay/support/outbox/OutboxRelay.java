@@ -144,7 +144,9 @@ public class OutboxRelay {
                 first = false;
             } while (sent == batchSize);
         } catch (RuntimeException e) {
-            LOG.warnf("outbox relay paused, will retry: %s", e.getMessage());
+            // Stopping: the datasource closes under a run in progress, which rolls back (docs/decisions.md §103).
+            LOG.logf(stopped ? Logger.Level.DEBUG : Logger.Level.WARN, "outbox relay paused, will retry: %s",
+                    e.getMessage());
         } finally {
             busy = sentAny;
             // Nothing at all to send: wait twice as long next time (up to the maximum); anything else (rows sent, a

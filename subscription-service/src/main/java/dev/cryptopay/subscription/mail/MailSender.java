@@ -78,7 +78,9 @@ public class MailSender {
                 sent += counts[1];
             } while (batch == BATCH && !stopped);
         } catch (RuntimeException e) {
-            LOG.warnf("mail sender paused, will retry: %s", e.getMessage());
+            // Stopping: the datasource closes under a run in progress, which rolls back (docs/decisions.md §103).
+            LOG.logf(stopped ? Logger.Level.DEBUG : Logger.Level.WARN, "mail sender paused, will retry: %s",
+                    e.getMessage());
         }
         return sent;
     }

@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.detection;
 
 import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.Clock;
@@ -44,14 +45,16 @@ public class Expiry {
     private final EntityManager em;
     private final TransactionEvents events;
     private final TransactionServiceConfig config;
+    private final Stopping stopping;
 
     private final IdleBackoff backoff;
 
-    public Expiry(EntityManager em, TransactionEvents events, TransactionServiceConfig config,
+    public Expiry(EntityManager em, TransactionEvents events, TransactionServiceConfig config, Stopping stopping,
             @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
         this.em = em;
         this.events = events;
         this.config = config;
+        this.stopping = stopping;
         this.backoff = new IdleBackoff(config.detection().expiryInterval(), maxIdle);
     }
 
@@ -89,7 +92,7 @@ public class Expiry {
             } while (claimed == config.detection().expiryBatch());
             return expired == 0 && !QuarkusTransaction.requiringNew().call(this::anythingOpen);
         } catch (RuntimeException e) {
-            LOG.warnf("Expiry paused until the next run: %s", e.getMessage());
+            stopping.paused(LOG, "Expiry paused until the next run: %s", e.getMessage());
             return false;
         }
     }

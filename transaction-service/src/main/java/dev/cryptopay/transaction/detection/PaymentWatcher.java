@@ -198,7 +198,9 @@ public class PaymentWatcher {
             // Log once a minute per network: a node that is down must not flood the log every second.
             long now = System.currentTimeMillis();
             Long last = lastError.get(adapter.network());
-            if (last == null || now - last > 60_000) {
+            if (stopped) { // the datasource closed under this pass, which rolls back (docs/decisions.md §103)
+                LOG.debugf("Watching %s stopped with the service: %s", adapter.network(), e.getMessage());
+            } else if (last == null || now - last > 60_000) {
                 lastError.put(adapter.network(), now);
                 LOG.warnf("Watching %s paused, retrying every tick: %s", adapter.network(), e.getMessage());
             }

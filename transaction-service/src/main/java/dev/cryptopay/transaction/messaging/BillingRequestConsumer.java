@@ -8,6 +8,7 @@ import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.inbox.Inbox;
+import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.time.IdleBackoff;
@@ -68,15 +69,17 @@ public class BillingRequestConsumer {
     private final ObjectMapper mapper;
     private final EntityManager em;
     private final IdleBackoff backoff;
+    private final Stopping stopping;
 
     public BillingRequestConsumer(Inbox inbox, Outbox outbox, TransactionService transactions, ObjectMapper mapper,
-            EntityManager em,
+            EntityManager em, Stopping stopping,
             @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
         this.inbox = inbox;
         this.outbox = outbox;
         this.transactions = transactions;
         this.mapper = mapper;
         this.em = em;
+        this.stopping = stopping;
         this.backoff = new IdleBackoff(RETRY_INTERVAL, maxIdle);
     }
 
@@ -144,7 +147,7 @@ public class BillingRequestConsumer {
             } while (batch == RETRY_BATCH); // a full batch: there may be more due
             return handled == 0 && nothingParked();
         } catch (RuntimeException e) {
-            LOG.warnf("billing retries paused until the next run: %s", e.getMessage());
+            stopping.paused(LOG, "billing retries paused until the next run: %s", e.getMessage());
             return false;
         }
     }
@@ -164,7 +167,7 @@ public class BillingRequestConsumer {
             try {
                 QuarkusTransaction.requiringNew().run(() -> retryOne(UUID.fromString(id)));
             } catch (RuntimeException e) {
-                LOG.warnf("billing retry of %s paused until the next run: %s", id, e.getMessage());
+                stopping.paused(LOG, "billing retry of %s paused until the next run: %s", id, e.getMessage());
             }
         }
         return due.size();

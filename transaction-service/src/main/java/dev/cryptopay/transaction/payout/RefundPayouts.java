@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.payout;
 
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.transaction.chain.ChainAdapter;
 import dev.cryptopay.transaction.chain.ChainAdapters;
@@ -64,9 +65,10 @@ public class RefundPayouts {
     private final TransactionServiceConfig config;
     private final Map<String, EvmTreasury> treasuries = new HashMap<>();
     private final IdleBackoff backoff;
+    private final Stopping stopping;
 
     public RefundPayouts(EntityManager em, ChainAdapters chains, SandboxChain sandbox, RefundEvents events,
-            Environment environment, TransactionServiceConfig config,
+            Environment environment, TransactionServiceConfig config, Stopping stopping,
             @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
         this.backoff = new IdleBackoff(config.refunds().payoutInterval(), maxIdle);
         this.em = em;
@@ -75,6 +77,7 @@ public class RefundPayouts {
         this.events = events;
         this.environment = environment;
         this.config = config;
+        this.stopping = stopping;
         config.refunds().treasury().forEach((network, treasury) -> chains.of(network)
                 .filter(EvmChainAdapter.class::isInstance).map(EvmChainAdapter.class::cast)
                 .ifPresentOrElse(node -> treasuries.put(network, new EvmTreasury(network, node.web3j(),
@@ -105,7 +108,7 @@ public class RefundPayouts {
             }
             return pending.isEmpty() && broadcast.isEmpty();
         } catch (RuntimeException e) {
-            LOG.warnf("Refund payouts paused until the next run: %s", e.getMessage());
+            stopping.paused(LOG, "Refund payouts paused until the next run: %s", e.getMessage());
             return false;
         }
     }

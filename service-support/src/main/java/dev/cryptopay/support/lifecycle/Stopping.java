@@ -1,0 +1,39 @@
+package dev.cryptopay.support.lifecycle;
+
+import io.quarkus.runtime.ShutdownEvent;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import org.jboss.logging.Logger;
+
+/**
+ * Whether this service is stopping, for the background jobs that log a failed run and try again at the next one (the
+ * outbox relay, expiry, the payment watcher, refund payouts, billing retries, the mail sender).
+ *
+ * <p>Quarkus fires {@link ShutdownEvent} before it closes the datasources and the EntityManagerFactory, and a run in
+ * progress then fails with "EntityManagerFactory is closed". Its database transaction rolls back and the next start
+ * takes the work up again, so nothing is wrong; a WARN at every stop would tell operators otherwise, and teach them
+ * to ignore the same WARN when it means a database that is down. So once the service is stopping such a failure is
+ * logged at DEBUG (docs/decisions.md §103).
+ */
+@Singleton
+public class Stopping {
+
+    private volatile boolean stopping;
+
+    void onStop(@Observes ShutdownEvent event) {
+        stopping = true;
+    }
+
+    /** True from the moment the service begins to stop. */
+    public boolean now() {
+        return stopping;
+    }
+
+    /**
+     * Logs a background run that failed and is retried later: at WARN while the service runs, at DEBUG once it is
+     * stopping (see above).
+     */
+    public void paused(Logger log, String format, Object... params) {
+        log.logf(stopping ? Logger.Level.DEBUG : Logger.Level.WARN, format, params);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.cryptopay.support.lifecycle;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.runtime.ShutdownEvent;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+import org.junit.jupiter.api.Test;
+
+/** A background run's failure is a WARN while the service runs and DEBUG once it stops (docs/decisions.md §103). */
+class StoppingTest {
+
+    /** Keeps what was logged, as "LEVEL message". */
+    static final class Captured extends Logger {
+        final List<String> lines = new ArrayList<>();
+
+        Captured() {
+            super("captured");
+        }
+
+        @Override
+        public boolean isEnabled(Level level) {
+            return true;
+        }
+
+        @Override
+        protected void doLog(Level level, String loggerClassName, Object message, Object[] parameters,
+                Throwable thrown) {
+            lines.add(level + " " + message);
+        }
+
+        @Override
+        protected void doLogf(Level level, String loggerClassName, String format, Object[] parameters,
+                Throwable thrown) {
+            lines.add(level + " " + String.format(format, parameters));
+        }
+    }
+
+    @Test
+    void aFailedRunIsAWarningUntilTheServiceStops() {
+        Stopping stopping = new Stopping();
+        Captured log = new Captured();
+
+        assertFalse(stopping.now());
+        stopping.paused(log, "Expiry paused until the next run: %s", "Connection refused");
+        stopping.onStop(new ShutdownEvent());
+        assertTrue(stopping.now());
+        stopping.paused(log, "Expiry paused until the next run: %s", "EntityManagerFactory is closed");
+
+        assertEquals(List.of("WARN Expiry paused until the next run: Connection refused",
+                "DEBUG Expiry paused until the next run: EntityManagerFactory is closed"), log.lines);
+    }
+}
