@@ -128,11 +128,11 @@ ensure_token() {
   step "$label: deployed the test token USDC (6 decimals, 1,000,000,000 to account 0) at $TOKEN_ADDRESS"
 }
 
-# genesis_timestamp STATE_FILE: the time of a saved chain's genesis block; empty when there is no saved chain. anvil
-# adds the block 0 it builds to the saved blocks at every load, each stamped later: the chain's own is the earliest.
+# genesis_timestamp NAME STATE_FILE: the time of a saved chain's genesis block; empty when there is no saved chain.
+# anvil adds the block 0 it builds to the saved blocks at every load, each stamped later: the chain's own is the earliest.
 genesis_timestamp() {
-  [[ -s "$1" ]] || return 0
-  python3 - "$1" <<'PY' || die "anvil: cannot read the saved chain $1; run 'deploy/local/anvil.sh reset dev' for a fresh chain"
+  [[ -s "$2" ]] || return 0
+  python3 - "$2" <<'PY' || die "anvil-$1: cannot read the saved chain $2; run 'deploy/local/anvil.sh reset $1' for a fresh chain"
 import json, sys
 times = [int(block["header"]["timestamp"], 16) for block in json.load(open(sys.argv[1])).get("blocks") or []
          if (block.get("header") or {}).get("number") == "0x0"]
@@ -144,12 +144,14 @@ PY
 # check_links LABEL PORT: block 1 names block 0 as its parent (see genesis_timestamp); a chain saved before that fix
 # may not, and can only be replaced.
 check_links() {
-  local label="$1" port="$2" answer
-  answer="$(curl -s --max-time 5 -H 'Content-Type: application/json' -d '[{"jsonrpc":"2.0","id":0,"method":"eth_getBlockByNumber","params":["0x0",false]},{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x1",false]}]' "http://$HOST:$port")"
-  python3 - "$answer" <<'PY' || die "$label: the saved chain is broken: block 1 does not name block 0 as its parent, so payments on it are never detected; run 'deploy/local/anvil.sh reset ${label#anvil-}' for a fresh chain (and drop the transaction database's ethereum cursor, or the database)"
+  local label="$1" port="$2"
+  python3 - "$(rpc "$port" eth_getBlockByNumber '["0x0",false]')" "$(rpc "$port" eth_getBlockByNumber '["0x1",false]')" \
+    <<'PY' || die "$label: the saved chain is broken: block 1 does not name block 0 as its parent, so payments on it are" \
+    "never detected; run 'deploy/local/anvil.sh reset ${label#anvil-}' for a fresh chain (and drop the transaction" \
+    "database's ethereum cursor, or the database)"
 import json, sys
-blocks = {int(r["id"]): r.get("result") for r in json.loads(sys.argv[1])}
-sys.exit(0 if blocks.get(1) is None or blocks[1]["parentHash"] == blocks[0]["hash"] else 1)
+genesis, first = (json.loads(answer)["result"] for answer in sys.argv[1:3])
+sys.exit(0 if first is None or first["parentHash"] == genesis["hash"] else 1)
 PY
 }
 
@@ -198,7 +200,7 @@ cmd_up() {
     # database) found the chain broken at block 1 at every pass and never detected a payment. Given the saved chain's
     # own genesis time, anvil builds the same block 0 again (deploy-tests AnvilChainTest).
     local genesis
-    genesis="$(genesis_timestamp "$inst/state.json")"
+    genesis="$(genesis_timestamp "$name" "$inst/state.json")"
     [[ -z "$genesis" ]] || args+=(--timestamp "$genesis")
   fi
   start_bg "$label" "$pidfile" "$inst/anvil.log" "$bin" "${args[@]}"

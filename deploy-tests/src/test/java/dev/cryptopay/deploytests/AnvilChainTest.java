@@ -18,11 +18,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A development chain of deploy/local/anvil.sh is saved across down/up, and still links after a restart: anvil builds
+ * A development chain of deploy/local/anvil.sh is saved across down/up, and still links after restarts: anvil builds
  * the genesis block again when it loads a saved chain, stamped with the time of that start unless it is told the
- * chain's own, and saves it with the chain; after a few restarts block 1 named a block 0 the node no longer served. A payment watcher reading from block 0 (a fresh
- * transaction database) found the chain broken at block 1 at every pass and never detected an ethereum payment. An
- * instance of its own on a port of its own, removed afterwards.
+ * chain's own, and saves it with the chain; after a few restarts block 1 named a block 0 the node no longer served. A
+ * payment watcher reading from block 0 (a fresh transaction database) found the chain broken at block 1 at every pass
+ * and never detected an ethereum payment. An instance of its own on a port of its own, removed afterwards.
  */
 class AnvilChainTest {
 
@@ -73,7 +73,8 @@ class AnvilChainTest {
         String body = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"eth_getBlockByNumber\",\"params\":[\"0x"
                 + Long.toHexString(number) + "\",false]}";
         HttpResponse<String> answer = HttpClient.newHttpClient().send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT)).header("Content-Type", "application/json")
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORT))
+                        .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode block = JSON.readTree(answer.body()).path("result");

@@ -6,8 +6,9 @@ import jakarta.inject.Singleton;
 import org.jboss.logging.Logger;
 
 /**
- * Whether this service is stopping, for the background jobs that log a failed run and try again at the next one (the
- * outbox relay, expiry, the payment watcher, refund payouts, billing retries, the mail sender).
+ * Whether this service is stopping, for the background jobs that log a failed run and try again at the next one
+ * (expiry, refund payouts, billing retries; the outbox relay and the mail sender have a stop flag of their own and call
+ * {@link #logPaused} with it).
  *
  * <p>Quarkus fires {@link ShutdownEvent} before it closes the datasources and the EntityManagerFactory, and a run in
  * progress then fails with "EntityManagerFactory is closed". Its database transaction rolls back and the next start
@@ -34,6 +35,11 @@ public class Stopping {
      * stopping (see above).
      */
     public void paused(Logger log, String format, Object... params) {
+        logPaused(log, stopping, format, params);
+    }
+
+    /** The same, for a job that knows by itself whether its service is stopping. */
+    public static void logPaused(Logger log, boolean stopping, String format, Object... params) {
         log.logf(stopping ? Logger.Level.DEBUG : Logger.Level.WARN, format, params);
     }
 }

@@ -1,5 +1,6 @@
 package dev.cryptopay.support.outbox;
 
+import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.time.IdleBackoff;
 import io.quarkus.arc.Unremovable;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -144,9 +145,7 @@ public class OutboxRelay {
                 first = false;
             } while (sent == batchSize);
         } catch (RuntimeException e) {
-            // Stopping: the datasource closes under a run in progress, which rolls back (docs/decisions.md §103).
-            LOG.logf(stopped ? Logger.Level.DEBUG : Logger.Level.WARN, "outbox relay paused, will retry: %s",
-                    e.getMessage());
+            Stopping.logPaused(LOG, stopped, "outbox relay paused, will retry: %s", e.getMessage());
         } finally {
             busy = sentAny;
             // Nothing at all to send: wait twice as long next time (up to the maximum); anything else (rows sent, a

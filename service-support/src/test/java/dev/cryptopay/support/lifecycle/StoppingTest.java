@@ -53,4 +53,15 @@ class StoppingTest {
         assertEquals(List.of("WARN Expiry paused until the next run: Connection refused",
                 "DEBUG Expiry paused until the next run: EntityManagerFactory is closed"), log.lines);
     }
+
+    @Test
+    void aJobWithItsOwnStopFlagLogsTheSameWay() {
+        Captured log = new Captured();
+
+        Stopping.logPaused(log, false, "outbox relay paused, will retry: %s", "Connection refused");
+        Stopping.logPaused(log, true, "outbox relay paused, will retry: %s", "EntityManagerFactory is closed");
+
+        assertEquals(List.of("WARN outbox relay paused, will retry: Connection refused",
+                "DEBUG outbox relay paused, will retry: EntityManagerFactory is closed"), log.lines);
+    }
 }

@@ -2,6 +2,7 @@ package dev.cryptopay.subscription.mail;
 
 import dev.cryptopay.subscription.config.SubscriptionConfig;
 import dev.cryptopay.subscription.domain.Notification;
+import dev.cryptopay.support.lifecycle.Stopping;
 import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.Mailer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -78,9 +79,7 @@ public class MailSender {
                 sent += counts[1];
             } while (batch == BATCH && !stopped);
         } catch (RuntimeException e) {
-            // Stopping: the datasource closes under a run in progress, which rolls back (docs/decisions.md §103).
-            LOG.logf(stopped ? Logger.Level.DEBUG : Logger.Level.WARN, "mail sender paused, will retry: %s",
-                    e.getMessage());
+            Stopping.logPaused(LOG, stopped, "mail sender paused, will retry: %s", e.getMessage());
         }
         return sent;
     }
