@@ -1,8 +1,6 @@
 package dev.cryptopay.transaction.address;
 
 import dev.cryptopay.support.catalogue.Catalogue;
-import java.math.BigInteger;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,11 +9,7 @@ import org.bitcoinj.base.BitcoinNetwork;
 import org.bitcoinj.base.SegwitAddress;
 import org.bitcoinj.crypto.ChildNumber;
 import org.bitcoinj.crypto.DeterministicKey;
-import org.bitcoinj.crypto.ECKey;
-import org.bitcoinj.crypto.HDDerivationException;
 import org.bitcoinj.crypto.HDKeyDerivation;
-import org.bitcoinj.crypto.HDUtils;
-import org.bouncycastle.math.ec.ECPoint;
 import org.web3j.crypto.Hash;
 import org.web3j.crypto.Keys;
 import org.web3j.utils.Numeric;
@@ -67,17 +61,17 @@ public final class AddressDerivation {
 
     static String bitcoin(String xpub, long index, boolean testnet) {
         BitcoinNetwork params = testnet ? BitcoinNetwork.TESTNET : BitcoinNetwork.MAINNET;
-        byte[] keyHash = ECKey.fromPublicOnly(child(xpub, index, params), true).getPubKeyHash();
-        return SegwitAddress.fromHash(params, keyHash).toBech32();
+        DeterministicKey key = child(xpub, index, params);
+        return SegwitAddress.fromHash(params, key.getPubKeyHash()).toBech32();
     }
 
     /** EIP-55 address of a public key. */
-    public static String evm(ECPoint key) {
+    public static String evm(DeterministicKey key) {
         return Keys.toChecksumAddress(Numeric.toHexString(keccakAddress(key)));
     }
 
     /** Base58Check tron address of a public key. */
-    public static String tron(ECPoint key) {
+    public static String tron(DeterministicKey key) {
         return tronAddress(keccakAddress(key));
     }
 
@@ -87,34 +81,14 @@ public final class AddressDerivation {
     }
 
     /** The last 20 bytes of Keccak-256 over the 64-byte uncompressed public key (without its 0x04 prefix). */
-    static byte[] keccakAddress(ECPoint key) {
-        byte[] uncompressed = key.getEncoded(false);
+    static byte[] keccakAddress(DeterministicKey key) {
+        byte[] uncompressed = key.getPubKeyPoint().getEncoded(false);
         byte[] hash = Hash.sha3(Arrays.copyOfRange(uncompressed, 1, uncompressed.length));
         return Arrays.copyOfRange(hash, hash.length - 20, hash.length);
     }
 
-    /**
-     * The public key of child {@code index} of the xpub's external chain: BIP32's public derivation (CKDpub), written
-     * here on bitcoinj's primitives (its HMAC-SHA512, its curve and fixed-base multiplication) rather than through
-     * {@link HDKeyDerivation#deriveChildKey}, because a {@link DeterministicKey} keeps only the compressed key: an EVM
-     * or tron address then decompressed it again (a square root on the curve), and each child computed its parent's
-     * fingerprint (a hash) that an address never uses. Both were a third of a derivation's CPU, about 3% of a
-     * creation's in transaction-service (docs/performance.md, twentieth step). The known-answer tests (BIP84 and anvil
-     * vectors) pin the result.
-     */
-    static ECPoint child(String xpub, long index, BitcoinNetwork params) {
-        DeterministicKey parent = externalChain(xpub, params);
-        byte[] data = ByteBuffer.allocate(37).put(parent.getPubKey()).putInt((int) index).array();
-        byte[] i = HDUtils.hmacSha512(parent.getChainCode(), data);
-        BigInteger il = new BigInteger(1, Arrays.copyOfRange(i, 0, 32));
-        if (il.compareTo(ECKey.ecDomainParameters().getN()) >= 0) { // probability below 2^-127; BIP32 says to skip the index
-            throw new HDDerivationException("Illegal derived key: I_L >= n at index " + index);
-        }
-        ECPoint point = ECKey.publicPointFromPrivate(il).add(parent.getPubKeyPoint()).normalize();
-        if (point.isInfinity()) {
-            throw new HDDerivationException("Illegal derived key: the point at infinity at index " + index);
-        }
-        return point;
+    private static DeterministicKey child(String xpub, long index, BitcoinNetwork params) {
+        return HDKeyDerivation.deriveChildKey(externalChain(xpub, params), new ChildNumber((int) index, false));
     }
 
     private static DeterministicKey externalChain(String xpub, BitcoinNetwork params) {
