@@ -1,7 +1,6 @@
 package dev.cryptopay.events;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.core.StreamWriteFeature;
@@ -9,8 +8,6 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import java.io.IOException;
-import java.io.StringWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
@@ -64,34 +61,6 @@ public record CloudEvent(String id, String source, String type, String specversi
         } catch (JsonProcessingException | NullPointerException e) {
             throw new IllegalArgumentException("not a CloudEvent: " + e.getMessage(), e);
         }
-    }
-
-    /**
-     * The JSON of {@code header} (an event made without data) carrying {@code data}, written straight from the object by
-     * {@code dataMapper}: the same text as {@code header} with {@code dataMapper.valueToTree(data)} as its data would
-     * give through {@link #toJson()} when the mapper's trees keep decimals exact (every service's mapper does), without
-     * building the tree and walking it again (an outbox row is written for every state change; the tree was a third
-     * of its cost, docs/performance.md, twentieth step). Decimals are written plainly whatever {@code dataMapper} says.
-     */
-    public static String toJson(CloudEvent header, ObjectMapper dataMapper, Object data) {
-        StringWriter out = new StringWriter(512);
-        try (JsonGenerator json = dataMapper.getFactory().createGenerator(out)) {
-            json.enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
-            json.writeStartObject();
-            json.writeStringField("id", header.id());
-            json.writeStringField("source", header.source());
-            json.writeStringField("type", header.type());
-            json.writeStringField("specversion", header.specversion());
-            json.writeStringField("time", header.time());
-            json.writeStringField("subject", header.subject());
-            json.writeStringField("datacontenttype", header.datacontenttype());
-            json.writeFieldName("data");
-            dataMapper.writeValue(json, data);
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalArgumentException("event data cannot be written as JSON: " + e.getMessage(), e);
-        }
-        return out.toString();
     }
 
     public String toJson() {

@@ -1,5 +1,6 @@
 package dev.cryptopay.support.outbox;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.events.CloudEvent;
 import io.quarkus.arc.Unremovable;
@@ -40,21 +41,20 @@ public class Outbox {
     /**
      * Appends a CloudEvent for {@code topic}; {@code subject} is the aggregate id and the Kafka key.
      * Must run in the transaction that makes the change.
-     *
-     * @return the event's id
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public String append(String topic, String type, String subject, Object data) {
-        CloudEvent header = CloudEvent.of(source, type, subject, null);
+    public CloudEvent append(String topic, String type, String subject, Object data) {
+        JsonNode json = mapper.valueToTree(data);
+        CloudEvent event = CloudEvent.of(source, type, subject, json);
         OutboxEvent row = new OutboxEvent();
-        row.id = UUID.fromString(header.id());
+        row.id = UUID.fromString(event.id());
         row.topic = topic;
         row.messageKey = subject;
         row.eventType = type;
-        row.payload = CloudEvent.toJson(header, mapper, data);
+        row.payload = event.toJson();
         em.persist(row);
         wakeRelayAfterCommit();
-        return header.id();
+        return event;
     }
 
     private void wakeRelayAfterCommit() {

@@ -53,7 +53,7 @@ final class RelayFixture {
         return QuarkusTransaction.requiringNew().call(() -> {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                ids.add(outbox.append(topic, type, "aggregate-" + i, Map.of("n", i)));
+                ids.add(outbox.append(topic, type, "aggregate-" + i, Map.of("n", i)).id());
             }
             return ids;
         });
