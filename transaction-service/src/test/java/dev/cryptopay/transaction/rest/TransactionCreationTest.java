@@ -233,6 +233,24 @@ class TransactionCreationTest {
     }
 
     @Test
+    void xMidWrittenAsTheResolvedMerchantsOwnIdScopesToItAndAnotherMerchantsIdStillDoesNot() {
+        MerchantConfiguration m = merchant(c -> c.externalMID("own-id-" + UUID.randomUUID()));
+        UUID account = UUID.fromString(m.accountId());
+        MerchantConfiguration sibling = merchant(c -> c.accountId(account));
+        JsonNode created = create(Fixtures.apiKeyResolved(account, m.merchantId(), m.merchantId().toUpperCase()),
+                body("10", "USD", "USDC", "base"));
+        String id = created.get("transactionId").asText();
+        assertEquals(m.merchantId(), get(Fixtures.apiKeyResolved(account, m.merchantId(), m.merchantId()), id)
+                .get("merchantID").asText());
+        // a key scoped to the merchant that names its sibling by id is refused, as before
+        Fixtures.apiKeyResolved(account, m.merchantId(), sibling.merchantId()).when().get("/transaction/" + id)
+                .then().statusCode(403).contentType("application/problem+json");
+        // and the sibling's own id scopes to the sibling, which does not see the merchant's transaction
+        Fixtures.apiKeyResolved(account, sibling.merchantId(), sibling.merchantId()).when().get("/transaction/" + id)
+                .then().statusCode(404).contentType("application/problem+json");
+    }
+
+    @Test
     void subMerchantPublishableKeysResolveByUuidOrExternalMid() {
         UUID account = UUID.randomUUID();
         MerchantConfiguration m = merchant(c -> c.accountId(account).externalMID("sub-7"));
