@@ -5,15 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,16 +26,8 @@ class AnvilChainTest {
     static final ObjectMapper JSON = new ObjectMapper();
 
     @AfterEach
-    void remove() throws IOException {
-        Repo.run(Repo.command("deploy/local/anvil.sh", "reset", NAME));
-        Path instance = Repo.root().resolve(".local/anvil-" + NAME);
-        if (Files.exists(instance)) {
-            try (Stream<Path> files = Files.walk(instance)) {
-                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
-                    Files.delete(file);
-                }
-            }
-        }
+    void remove() {
+        anvil("reset"); // stops the instance and deletes its directory
     }
 
     @Test
