@@ -44,7 +44,9 @@ import org.jboss.logging.Logger;
  * §68): the row is kept, detached, for {@link #VIEW_CACHE_NANOS}, and dropped at once when this replica's
  * {@link dev.cryptopay.transaction.messaging.MerchantViewConsumer} changes the view. A change consumed by another
  * replica applies here within that second, as a revoked key does at the gateway. Detached, the row (and its
- * configuration's JSON) is never dirty-checked by the creation's flushes.
+ * configuration's JSON) is never dirty-checked by the creation's flushes. What a reference ({@code mid_ref}, X-MID as
+ * written) names in an account is kept the same way and forgotten with the rows, so a request that writes X-MID as
+ * the externalMID does not look it up on every call (docs/performance.md, twenty-first step).
  */
 @ApplicationScoped
 public class MerchantAccess {
@@ -62,6 +64,13 @@ public class MerchantAccess {
     private final TransactionSynchronizationRegistry transactions;
     private final ObjectMapper mapper;
     private final ShortLivedCache<UUID, MerchantView> views = new ShortLivedCache<>(VIEW_CACHE_NANOS, 10_000);
+    /** The merchant a reference names within an account, or empty when it names none (kept too). */
+    private final ShortLivedCache<Reference, Optional<UUID>> references =
+            new ShortLivedCache<>(VIEW_CACHE_NANOS, 10_000);
+
+    /** A merchant reference as the caller wrote it, within the account it was written for. */
+    private record Reference(UUID accountId, String written) {
+    }
 
     public MerchantAccess(@RestClient MerchantConfigurationClient merchantService, JsonWebToken identity,
             EntityManager em, TransactionSynchronizationRegistry transactions, ObjectMapper mapper) {
@@ -99,6 +108,7 @@ public class MerchantAccess {
     @Transactional(Transactional.TxType.MANDATORY)
     public void forgetCachedViews() {
         views.forget(transactions);
+        references.forget(transactions);
     }
 
     /** The merchant of the account from the view, reused for up to a second; empty when the view lacks it. */
@@ -110,6 +120,16 @@ public class MerchantAccess {
         return view != null && view.accountId.equals(accountId) ? Optional.of(view) : Optional.empty();
     }
 
+    /**
+     * The merchant of the account that {@code reference} names (by UUID, else by externalMID;
+     * {@link MerchantView#resolve}), reused for up to a second like the rows. The view's (account, externalMID) pairs are not unique, so what a name
+     * resolves to is kept, not compared with a cached row.
+     */
+    private Optional<UUID> named(UUID accountId, String reference) {
+        return references.get(new Reference(accountId, reference),
+                key -> MerchantView.resolve(accountId, reference).map(found -> found.merchantId));
+    }
+
     @Transactional(Transactional.TxType.MANDATORY)
     public CallerScope scope(Caller caller) {
         UUID accountId = caller.accountId()
@@ -118,18 +138,14 @@ public class MerchantAccess {
         Optional<String> reference = caller.merchantRef();
         Optional<UUID> resolved = caller.merchantId();
         if (resolved.isPresent()) {
-            Optional<MerchantView> known = view(accountId, resolved.get());
-            MerchantView merchant = known.orElseGet(() -> notYetKnown(accountId, resolved.get()));
-            // X-MID written as the merchant's own id, which the view holds for this account: the lookup below would
-            // find exactly this row by its id, so it is skipped. It was a query on every request with an API key
-            // and X-MID (15% of transaction-service's CPU on a GET; docs/performance.md, twentieth step).
-            boolean namesItself = known.isPresent()
-                    && reference.map(r -> r.equalsIgnoreCase(resolved.get().toString())).orElse(false);
-            if (reference.isPresent() && !namesItself) {
-                MerchantView named = MerchantView.resolve(accountId, reference.get()).orElse(merchant);
-                if (!named.merchantId.equals(merchant.merchantId)) {
-                    throw ApiException.forbidden("This publishable key is scoped to another merchant.");
-                }
+            MerchantView merchant = view(accountId, resolved.get())
+                    .orElseGet(() -> notYetKnown(accountId, resolved.get()));
+            // The reference must not name another merchant of the account. Looked up on every request, this was 15%
+            // of transaction-service's CPU on a GET with an API key and X-MID (docs/performance.md, twentieth step);
+            // what it names is now kept for a second, as the row is.
+            if (reference.isPresent()
+                    && !named(accountId, reference.get()).orElse(merchant.merchantId).equals(merchant.merchantId)) {
+                throw ApiException.forbidden("This publishable key is scoped to another merchant.");
             }
             return new CallerScope(accountId, Optional.of(merchant), apiKey);
         }

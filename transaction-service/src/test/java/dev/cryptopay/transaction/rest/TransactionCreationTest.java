@@ -251,6 +251,34 @@ class TransactionCreationTest {
     }
 
     @Test
+    void xMidWrittenAsAnExternalMidFollowsTheNameWhenItMovesToAnotherMerchant() {
+        String name = "moving-" + UUID.randomUUID();
+        MerchantConfiguration m = merchant(c -> c.externalMID(name));
+        UUID account = UUID.fromString(m.accountId());
+        UUID merchantId = UUID.fromString(m.merchantId());
+        MerchantConfiguration sibling = merchant(c -> c.accountId(account).externalMID("sibling-" + UUID.randomUUID()));
+        String id = create(Fixtures.apiKeyResolved(account, m.merchantId(), name), body("10", "USD", "USDC", "base"))
+                .get("transactionId").asText();
+        for (int read = 0; read < 3; read++) { // the name's merchant is kept for a second; the answer is the same
+            assertEquals(m.merchantId(), get(Fixtures.apiKeyResolved(account, m.merchantId(), name), id)
+                    .get("merchantID").asText());
+        }
+        // a key scoped to the merchant that names its sibling by externalMID is refused
+        Fixtures.apiKeyResolved(account, m.merchantId(), sibling.externalMID()).when().get("/transaction/" + id)
+                .then().statusCode(403).contentType("application/problem+json");
+
+        // the name moves to the sibling: the view changes on this replica, and the very next request sees it
+        merchant(c -> c.merchantId(merchantId).accountId(account).externalMID("renamed-" + UUID.randomUUID())
+                .version(2));
+        merchant(c -> c.merchantId(UUID.fromString(sibling.merchantId())).accountId(account).externalMID(name)
+                .version(2));
+        Fixtures.apiKeyResolved(account, m.merchantId(), name).when().get("/transaction/" + id)
+                .then().statusCode(403).contentType("application/problem+json");
+        Fixtures.apiKeyResolved(account, sibling.merchantId(), name).when().get("/transaction/" + id)
+                .then().statusCode(404).contentType("application/problem+json");
+    }
+
+    @Test
     void subMerchantPublishableKeysResolveByUuidOrExternalMid() {
         UUID account = UUID.randomUUID();
         MerchantConfiguration m = merchant(c -> c.accountId(account).externalMID("sub-7"));
