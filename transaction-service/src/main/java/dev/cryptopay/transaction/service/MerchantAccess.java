@@ -122,12 +122,12 @@ public class MerchantAccess {
 
     /**
      * The merchant of the account that {@code reference} names (by UUID, else by externalMID;
-     * {@link MerchantView#resolve}), reused for up to a second like the rows. The view's (account, externalMID) pairs are not unique, so what a name
-     * resolves to is kept, not compared with a cached row.
+     * {@link MerchantView#resolve}), reused for up to a second like the rows. The view's (account, externalMID) pairs
+     * are not unique, so what a name resolves to is kept, not compared with a cached row.
      */
     private Optional<UUID> named(UUID accountId, String reference) {
         return references.get(new Reference(accountId, reference),
-                key -> MerchantView.resolve(accountId, reference).map(found -> found.merchantId));
+                key -> MerchantView.resolve(key.accountId(), key.written()).map(found -> found.merchantId));
     }
 
     @Transactional(Transactional.TxType.MANDATORY)
