@@ -2,10 +2,11 @@ package dev.cryptopay.support.outbox;
 
 import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.time.IdleBackoff;
+import dev.cryptopay.support.time.PacedJob;
 import io.quarkus.arc.Unremovable;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.reactive.messaging.MutinyEmitter;
 import io.smallrye.reactive.messaging.kafka.api.OutgoingKafkaRecordMetadata;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,12 +17,8 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.reactive.messaging.Channel;
 import org.eclipse.microprofile.reactive.messaging.Message;
@@ -38,11 +35,12 @@ import org.jboss.logging.Logger;
  * service never reorder one aggregate's events.
  *
  * <p>{@link Outbox} wakes the relay as soon as a transaction that wrote events commits, so events leave within
- * milliseconds; the schedule is the safety net for rows left by a crash, a broker outage or another replica. It
- * backs off while it finds nothing (docs/decisions.md §70): after {@code cryptopay.outbox.interval} (1 s), doubling up
+ * milliseconds; the timed runs are the safety net for rows left by a crash, a broker outage or another replica. They
+ * back off while they find nothing (docs/decisions.md §70): after {@code cryptopay.outbox.interval} (1 s), doubling up
  * to {@code cryptopay.outbox.max-idle-interval} (30 s) while every run finds the outbox empty, and back to the interval
  * after any run that sent something, failed, or found another replica's relay holding the lock. An idle service then
- * reads its outbox twice a minute instead of every second; an event written by this process never waits for it.
+ * reads its outbox twice a minute instead of every second, and its relay thread sleeps in between ({@link PacedJob},
+ * §105); an event written by this process never waits for it.
  *
  * <p>Under load the relay lingers (docs/decisions.md §85): a wake-up that follows a run which sent something
  * waits {@code cryptopay.outbox.linger} (5 ms) before reading the outbox, so the events of the creations committed
@@ -56,22 +54,21 @@ public class OutboxRelay {
     private static final Logger LOG = Logger.getLogger(OutboxRelay.class);
     /** Arbitrary constant naming the relay's advisory lock; every service uses its own database. */
     private static final long RELAY_LOCK = 0x0b0c_5eedL;
+    /**
+     * No run before the application has started: Reactive Messaging wires the channel during the start, which took
+     * longer than a few seconds on a cold machine and logged "Unable to connect an emitter".
+     */
+    private static final Duration FIRST_RUN = Duration.ofSeconds(5);
 
     private final EntityManager em;
     private final MutinyEmitter<String> emitter;
     private final int batchSize;
     private final Duration ackTimeout;
-    private final long lingerNanos;
+    private final Duration linger;
     /** Whether the last run sent something: the next wake-up then lingers to gather a batch (§85). */
     private volatile boolean busy;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "outbox-relay");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final AtomicBoolean wakeUpPending = new AtomicBoolean();
-    /** The safety net's delay after the last run: doubles while runs find nothing to send (§70). */
-    private final IdleBackoff backoff;
+    /** The relay's thread and the pace of its safety net: doubles while runs find nothing to send (§70). */
+    private final PacedJob job;
     private volatile boolean stopped;
 
     public OutboxRelay(EntityManager em, @Channel(Channels.OUTBOX) MutinyEmitter<String> emitter,
@@ -81,60 +78,50 @@ public class OutboxRelay {
             @ConfigProperty(name = "cryptopay.outbox.max-idle-interval", defaultValue = "30s") Duration maxIdle,
             @ConfigProperty(name = "cryptopay.outbox.linger", defaultValue = "5ms") Duration linger) {
         this.em = em;
-        this.lingerNanos = linger.toNanos();
+        this.linger = linger;
         this.emitter = emitter;
         this.batchSize = batchSize;
         this.ackTimeout = ackTimeout;
-        this.backoff = new IdleBackoff(interval, maxIdle);
+        this.job = new PacedJob("outbox-relay", new IdleBackoff(interval, maxIdle), timed -> relayPending());
     }
 
     /**
-     * Runs the relay soon on its own thread; wake-ups that arrive while one is pending are merged. After a run that
+     * Runs the relay soon on its own thread; wake-ups that arrive before that run begins are merged. After a run that
      * sent something the run waits the linger first, still pending, so the wake-ups of the commits meanwhile merge
      * into it.
      */
     public void wake() {
-        if (!stopped && wakeUpPending.compareAndSet(false, true)) {
-            worker.execute(() -> {
-                if (busy && lingerNanos > 0) {
-                    LockSupport.parkNanos(lingerNanos);
-                }
-                wakeUpPending.set(false);
-                relayPending();
-            });
+        if (!stopped) {
+            job.runSoon(busy ? linger : Duration.ZERO);
         }
     }
 
-    // No run before the application has started (Reactive Messaging wires the channel during the start, which took
-    // longer than the 5 s delay on a cold machine and logged "Unable to connect an emitter") nor once it is shutting
-    // down. Each tick is an in-memory check; the relay itself runs only once the current idle delay has passed since
-    // the last run (§70).
-    @Scheduled(every = "${cryptopay.outbox.interval:1s}", delayed = "5s",
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void safetyNet() {
-        if (backoff.due()) {
-            wake();
-        }
+    void start(@Observes StartupEvent event) {
+        job.start(FIRST_RUN);
     }
 
     /** The current delay between safety-net runs (for tests and the performance notes). */
     Duration idleDelay() {
-        return backoff.delay();
+        return job.delay();
     }
 
     /** At shutdown the database goes away; rows not yet sent wait for the next start. */
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
-        worker.shutdown();
+        job.stop();
     }
 
-    void relayPending() {
+    /**
+     * Sends every row waiting, batch by batch; answers whether the outbox was empty (nothing at all to send: the
+     * safety net then waits twice as long next time). Rows sent, a failure or another relay holding the lock are not
+     * idle: the next look comes after the interval.
+     */
+    boolean relayPending() {
         if (stopped) {
-            return;
+            return false;
         }
         boolean idle = false;
         boolean sentAny = false;
-        long started = backoff.starting();
         try {
             int sent;
             boolean first = true;
@@ -148,10 +135,8 @@ public class OutboxRelay {
             Stopping.logPaused(LOG, stopped, "outbox relay paused, will retry: %s", e.getMessage());
         } finally {
             busy = sentAny;
-            // Nothing at all to send: wait twice as long next time (up to the maximum); anything else (rows sent, a
-            // failure, another relay holding the lock): look again after the interval.
-            backoff.ran(idle, started);
         }
+        return idle;
     }
 
     /**

@@ -59,9 +59,9 @@ class OutboxRelayIdleTest {
         awaitIdleDelay(MAX_IDLE, Duration.ofSeconds(30));
 
         // An event committed through the outbox wakes the relay: it does not wait for the backed-off safety net. The
-        // run that set MAX_IDLE ended just before awaitIdleDelay saw it (100 ms polls), and the safety net runs again
-        // only once MAX_IDLE less a tenth of the 1 s interval has passed since (IdleBackoff.due), on a 1 s tick: not
-        // before 3.9 s after that run, about 3.7 s after this commit. So 3 s still fails when the wake is missing;
+        // run that set MAX_IDLE began just before awaitIdleDelay saw it (100 ms polls), and the safety net runs again
+        // only once MAX_IDLE has passed since that run began: not before about 3.8 s after this commit. So 3 s still
+        // fails when the wake is missing;
         // waiting up to MAX_IDLE + 3 s then reports how late the safety net sent them rather than a timeout.
         List<String> ids = RelayFixture.append(outbox, topic, "test.idle-wake", 3);
         Duration took = awaitPublishedWithoutWaking(ids, MAX_IDLE.plusSeconds(3));

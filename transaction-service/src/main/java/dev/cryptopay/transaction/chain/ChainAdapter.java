@@ -42,8 +42,8 @@ public interface ChainAdapter {
     /**
      * True when every change to this chain wakes the watcher of the replica that made it, after the change committed
      * (the sandbox chain's {@code ChainAdvanced}): that replica reads the change at once into the shared tables, so
-     * the watcher's tick reads such a chain only as a safety net, once per {@code cryptopay.detection.max-idle-interval}
-     * (docs/decisions.md §99). A real node's chain moves by itself and is read at every tick.
+     * the watcher's timed passes read such a chain only as a safety net, once per {@code cryptopay.detection.max-idle-interval}
+     * (docs/decisions.md §99). A real node's chain moves by itself and is read at every timed pass.
      */
     default boolean announcesChanges() {
         return false;

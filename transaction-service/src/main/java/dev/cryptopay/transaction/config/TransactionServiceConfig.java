@@ -159,7 +159,7 @@ public interface TransactionServiceConfig {
         @WithDefault("true")
         boolean enabled();
 
-        /** How often every network is read (the scheduler's finest step is 1 s; sandbox changes wake it at once). */
+        /** How often every network is read while anything is open (sandbox changes wake the watcher at once). */
         @WithDefault("1s")
         Duration interval();
 

@@ -3,6 +3,7 @@ package dev.cryptopay.transaction.detection;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.time.IdleBackoff;
+import dev.cryptopay.support.time.PacedJob;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.PaymentRequest;
@@ -14,7 +15,8 @@ import dev.cryptopay.transaction.service.Opened;
 import dev.cryptopay.transaction.service.TransactionEvents;
 import dev.cryptopay.transaction.view.TransactionRows;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -36,6 +38,7 @@ import org.jboss.logging.Logger;
  * (docs/decisions.md §74): up to {@code cryptopay.detection.max-idle-interval} (30 s) between runs, back to every
  * second once a run finds something open or a transaction or payment request is opened in this replica. A
  * transaction opened on another replica is expired by that replica on time; here within that delay at the latest.
+ * The runs have a thread of their own, which sleeps between them ({@link PacedJob}, §105).
  */
 @ApplicationScoped
 public class Expiry {
@@ -47,7 +50,8 @@ public class Expiry {
     private final TransactionServiceConfig config;
     private final Stopping stopping;
 
-    private final IdleBackoff backoff;
+    /** Expiry's thread and the pace of its runs (§74, §105). */
+    private final PacedJob job;
 
     public Expiry(EntityManager em, TransactionEvents events, TransactionServiceConfig config, Stopping stopping,
             @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
@@ -55,26 +59,27 @@ public class Expiry {
         this.events = events;
         this.config = config;
         this.stopping = stopping;
-        this.backoff = new IdleBackoff(config.detection().expiryInterval(), maxIdle);
+        this.job = new PacedJob("expiry", new IdleBackoff(config.detection().expiryInterval(), maxIdle),
+                timed -> !config.detection().enabled() || expireDue());
+    }
+
+    /** The first run comes three seconds after the start. */
+    void start(@Observes StartupEvent event) {
+        job.start(Duration.ofSeconds(3));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        job.stop();
     }
 
     /** A transaction or payment request was opened here: back to every second. */
     void onOpened(@Observes(during = TransactionPhase.AFTER_SUCCESS) Opened event) {
-        backoff.wake();
+        job.wake();
     }
 
     /** The current delay between runs (for tests and the performance notes). */
     public Duration idleDelay() {
-        return backoff.delay();
-    }
-
-    @Scheduled(every = "${cryptopay.transaction.detection.expiry-interval:1s}", delayed = "3s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void run() {
-        if (config.detection().enabled()) {
-            backoff.runIfDue(this::expireDue);
-        }
+        return job.delay();
     }
 
     /** Expires everything due, batch by batch; answers whether the run was idle (nothing expired, nothing open). */

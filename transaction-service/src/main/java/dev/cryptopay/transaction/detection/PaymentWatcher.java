@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.detection;
 
 import dev.cryptopay.support.time.IdleBackoff;
+import dev.cryptopay.support.time.PacedJob;
 import dev.cryptopay.transaction.chain.ChainAdapter.BlockRef;
 import dev.cryptopay.transaction.chain.ChainAdapter.ChainTransfer;
 import dev.cryptopay.transaction.chain.ChainAdapter.Scan;
@@ -16,7 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -27,24 +28,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * Watches every network for transfers to payment requests' addresses: each pass reads the blocks after the
  * network's cursor (at most {@code maxBlocksPerScan}), hands them to {@link Detection} to apply in one database
- * transaction, and repeats until it reaches the head. Passes run on one thread of their own, every second (the
- * scheduler's finest step) while a payment request awaits funds or a transfer confirms, and at once when the sandbox
- * chain changes or a payment request is opened in this replica; a network whose node is down is retried at the next
- * tick while the others go on. While nothing is open the passes back off (docs/decisions.md §74): the delay doubles
+ * transaction, and repeats until it reaches the head. Passes run on one thread of their own ({@link PacedJob}), every
+ * second while a payment request awaits funds or a transfer confirms, and at once when the sandbox chain changes or a
+ * payment request is opened in this replica; a network whose node is down is retried at the next timed pass while the
+ * others go on. While nothing is open the passes back off (docs/decisions.md §74): the delay doubles
  * up to {@code cryptopay.detection.max-idle-interval} (30 s), so a request another replica opened is watched here
  * within that delay at the latest (its own replica watches it at once), and funds sent to an address whose request
  * ended are recorded (late) within it. A chain that {@linkplain ChainAdapter#announcesChanges announces its changes}
- * (the sandbox chain) is read when it changes; the tick reads it only once per that delay, as a safety net
- * (docs/decisions.md §99).
+ * (the sandbox chain) is read when it changes; the timed passes read it only once per that delay, as a safety net
+ * (docs/decisions.md §99). Between passes the thread sleeps (§105).
  *
  * <p>Reorganisations: a pass checks that the first new block's parent is the block the cursor stands on; if not,
  * it walks back through the recent hashes it kept until the node agrees, and {@link Detection#rewind}s to there.
@@ -61,20 +59,15 @@ public class PaymentWatcher {
     private final TransactionServiceConfig config;
     private final Timer passTimer;
     private final MeterRegistry registry;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "payment-watcher");
-        thread.setDaemon(true);
-        return thread;
-    });
     private final Set<String> dirty = ConcurrentHashMap.newKeySet();
-    private final AtomicBoolean drainPending = new AtomicBoolean();
     private final Map<String, Long> lastError = new ConcurrentHashMap<>();
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
     /** When each network was last read up to its head ({@link System#nanoTime}). */
     private final Map<String, Long> lastRead = new ConcurrentHashMap<>();
     private final long maxIdleNanos;
     private final EntityManager em;
-    private final IdleBackoff backoff;
+    /** The watcher's thread and the pace of its passes (§74, §105). */
+    private final PacedJob job;
     private volatile boolean stopped;
 
     public PaymentWatcher(ChainAdapters adapters, Detection detection, TransactionServiceConfig config,
@@ -85,28 +78,47 @@ public class PaymentWatcher {
         this.config = config;
         this.registry = registry;
         this.em = em;
-        this.backoff = new IdleBackoff(config.detection().interval(), maxIdle);
+        this.job = new PacedJob("payment-watcher", new IdleBackoff(config.detection().interval(), maxIdle), this::run);
         this.maxIdleNanos = maxIdle.toNanos();
         this.passTimer = Timer.builder("cryptopay.watcher.pass").description("One watcher pass over a network")
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
 
-    @Scheduled(every = "${cryptopay.transaction.detection.interval:1s}", delayed = "2s",
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void tick() {
-        if (config.detection().enabled() && backoff.due()) {
-            long now = System.nanoTime();
-            adapters.all().stream().filter(adapter -> tickReads(adapter, now))
-                    .forEach(adapter -> wake(adapter.network()));
-        }
+    /** The first timed pass comes two seconds after the start. */
+    void start(@Observes StartupEvent event) {
+        job.start(Duration.ofSeconds(2));
     }
 
     /**
-     * Whether this tick reads {@code adapter}'s network: a real node's always; a chain that announces its changes
+     * One run on the watcher's thread: a timed one (at the pace) adds the networks it reads to those woken since, then
+     * every network woken is read; answers whether nothing is open any more (the pace then backs off).
+     */
+    private boolean run(boolean timed) {
+        if (!config.detection().enabled()) {
+            return true;
+        }
+        if (timed) {
+            long now = System.nanoTime();
+            adapters.all().stream().filter(adapter -> timedPassReads(adapter, now))
+                    .forEach(adapter -> dirty.add(adapter.network()));
+        }
+        List<String> networks = new ArrayList<>(dirty);
+        dirty.removeAll(networks);
+        for (String network : networks) {
+            if (stopped) {
+                return false;
+            }
+            adapters.of(network).ifPresent(this::watch);
+        }
+        return !anythingOpen();
+    }
+
+    /**
+     * Whether a timed pass reads {@code adapter}'s network: a real node's always; a chain that announces its changes
      * (each wakes the replica that made it) only when it was not read up to its head within the idle cap (§99), so
      * four sandbox networks cost a look at a clock each second instead of three queries each.
      */
-    private boolean tickReads(ChainAdapter adapter, long now) {
+    private boolean timedPassReads(ChainAdapter adapter, long now) {
         if (!adapter.announcesChanges()) {
             return true;
         }
@@ -116,20 +128,20 @@ public class PaymentWatcher {
 
     /**
      * A payment request was opened here: back to every second, and read its network now if the passes were backing
-     * off (while they run every second, the next tick reads it, as before: no extra pass per creation under load).
+     * off (while they run every second, the next timed pass reads it: no extra pass per creation under load).
      */
     void onOpened(@Observes(during = TransactionPhase.AFTER_SUCCESS) Opened event) {
-        if (config.detection().enabled() && event.network() != null && backoff.wake()) {
+        if (config.detection().enabled() && event.network() != null && job.wake()) {
             wake(event.network());
         }
     }
 
     /** The current delay between passes (for tests and the performance notes). */
     public Duration idleDelay() {
-        return backoff.delay();
+        return job.delay();
     }
 
-    /** A sandbox transfer or block committed: read that network now rather than at the next tick. */
+    /** A sandbox transfer or block committed: read that network now rather than at the next timed pass. */
     void onChainAdvanced(@Observes(during = TransactionPhase.AFTER_SUCCESS) ChainAdvanced event) {
         if (config.detection().enabled()) {
             wake(event.network());
@@ -138,7 +150,7 @@ public class PaymentWatcher {
 
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
-        worker.shutdown();
+        job.stop();
     }
 
     /** Runs a pass over {@code network} soon; wake-ups that arrive meanwhile are merged. */
@@ -147,23 +159,7 @@ public class PaymentWatcher {
             return;
         }
         dirty.add(network);
-        if (drainPending.compareAndSet(false, true)) {
-            worker.execute(this::drain);
-        }
-    }
-
-    private void drain() {
-        drainPending.set(false);
-        long started = backoff.starting();
-        List<String> networks = new ArrayList<>(dirty);
-        dirty.removeAll(networks);
-        for (String network : networks) {
-            if (stopped) {
-                return;
-            }
-            adapters.of(network).ifPresent(this::watch);
-        }
-        backoff.ran(!anythingOpen(), started);
+        job.runSoon();
     }
 
     /**
@@ -194,7 +190,7 @@ public class PaymentWatcher {
             lastError.remove(adapter.network());
             lastRead.put(adapter.network(), System.nanoTime());
         } catch (RuntimeException e) {
-            lastRead.remove(adapter.network()); // read again at the next tick, announced or not
+            lastRead.remove(adapter.network()); // read again at the next timed pass, announced or not
             // Log once a minute per network: a node that is down must not flood the log every second.
             long now = System.currentTimeMillis();
             Long last = lastError.get(adapter.network());
@@ -202,7 +198,7 @@ public class PaymentWatcher {
                 LOG.debugf("Watching %s stopped with the service: %s", adapter.network(), e.getMessage());
             } else if (last == null || now - last > 60_000) {
                 lastError.put(adapter.network(), now);
-                LOG.warnf("Watching %s paused, retrying every tick: %s", adapter.network(), e.getMessage());
+                LOG.warnf("Watching %s paused, retrying at every pass: %s", adapter.network(), e.getMessage());
             }
         }
     }

@@ -12,6 +12,7 @@ import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.time.IdleBackoff;
+import dev.cryptopay.support.time.PacedJob;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.domain.Clock;
 import dev.cryptopay.transaction.domain.MerchantView;
@@ -20,8 +21,10 @@ import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.service.NewTransaction;
 import dev.cryptopay.transaction.service.TransactionService;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -59,7 +62,7 @@ public class BillingRequestConsumer {
     static final int ATTEMPTS = 8;
     static final Duration FIRST_PAUSE = Duration.ofSeconds(1);
     static final int RETRY_BATCH = 50;
-    /** How often the retry job runs while anything is parked (its schedule's tick). */
+    /** How often the retry job runs while anything is parked. */
     static final Duration RETRY_INTERVAL = Duration.ofSeconds(1);
     private static final Logger LOG = Logger.getLogger(BillingRequestConsumer.class);
 
@@ -68,7 +71,8 @@ public class BillingRequestConsumer {
     private final TransactionService transactions;
     private final ObjectMapper mapper;
     private final EntityManager em;
-    private final IdleBackoff backoff;
+    /** The retries' thread and the pace of their runs (§105). */
+    private final PacedJob job;
     private final Stopping stopping;
 
     public BillingRequestConsumer(Inbox inbox, Outbox outbox, TransactionService transactions, ObjectMapper mapper,
@@ -80,12 +84,13 @@ public class BillingRequestConsumer {
         this.mapper = mapper;
         this.em = em;
         this.stopping = stopping;
-        this.backoff = new IdleBackoff(RETRY_INTERVAL, maxIdle);
+        this.job = new PacedJob("billing-retries", new IdleBackoff(RETRY_INTERVAL, maxIdle),
+                timed -> retryAllDue());
     }
 
     /** The retry job's current delay between runs (for tests and the performance notes). */
     public Duration idleDelay() {
-        return backoff.delay();
+        return job.delay();
     }
 
     /** A failure worth trying again: nothing was written. */
@@ -120,7 +125,7 @@ public class BillingRequestConsumer {
                     park(event, value, e.getMessage());
                 }
             });
-            backoff.wake(); // committed: the retry job is back to every second
+            job.wake(); // committed: the retry job is back to every second
         } catch (ApiException e) {
             QuarkusTransaction.requiringNew().run(() -> {
                 if (inbox.firstDelivery(CONSUMER, event.id())) {
@@ -130,10 +135,13 @@ public class BillingRequestConsumer {
         }
     }
 
-    @Scheduled(every = "1s", delayed = "2s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void retryDue() {
-        backoff.runIfDue(this::retryAllDue);
+    /** The first retry run comes two seconds after the start. */
+    void start(@Observes StartupEvent event) {
+        job.start(Duration.ofSeconds(2));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        job.stop();
     }
 
     /** Tries every parked request that is due, batch by batch; answers whether the run was idle (nothing parked). */

@@ -4,6 +4,7 @@ import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.time.IdleBackoff;
+import dev.cryptopay.support.time.PacedJob;
 import dev.cryptopay.transaction.chain.ChainAdapter;
 import dev.cryptopay.transaction.chain.ChainAdapters;
 import dev.cryptopay.transaction.chain.EvmChainAdapter;
@@ -17,7 +18,8 @@ import dev.cryptopay.transaction.domain.RefundStatus;
 import dev.cryptopay.transaction.service.RefundEvents;
 import dev.cryptopay.transaction.service.RefundQueued;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
@@ -64,13 +66,15 @@ public class RefundPayouts {
     private final Environment environment;
     private final TransactionServiceConfig config;
     private final Map<String, EvmTreasury> treasuries = new HashMap<>();
-    private final IdleBackoff backoff;
+    /** The payouts' thread and the pace of their runs (§105). */
+    private final PacedJob job;
     private final Stopping stopping;
 
     public RefundPayouts(EntityManager em, ChainAdapters chains, SandboxChain sandbox, RefundEvents events,
             Environment environment, TransactionServiceConfig config, Stopping stopping,
             @ConfigProperty(name = "cryptopay.detection.max-idle-interval", defaultValue = "30s") Duration maxIdle) {
-        this.backoff = new IdleBackoff(config.refunds().payoutInterval(), maxIdle);
+        this.job = new PacedJob("refund-payouts", new IdleBackoff(config.refunds().payoutInterval(), maxIdle),
+                timed -> !config.detection().enabled() || payOutAndFollow());
         this.em = em;
         this.chains = chains;
         this.sandbox = sandbox;
@@ -86,13 +90,13 @@ public class RefundPayouts {
                                 + "its refunds are paid out by hand", network)));
     }
 
-    @Scheduled(every = "${cryptopay.transaction.refunds.payout-interval:1s}", delayed = "3s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void run() {
-        if (config.detection().enabled()) {
-            backoff.runIfDue(this::payOutAndFollow);
-        }
+    /** The first run comes three seconds after the start. */
+    void start(@Observes StartupEvent event) {
+        job.start(Duration.ofSeconds(3));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        job.stop();
     }
 
     /** Pays out the pending legs and follows the broadcast ones; answers whether the run was idle (neither). */
@@ -115,12 +119,12 @@ public class RefundPayouts {
 
     /** A leg was created or moved to broadcast here: back to the interval. */
     void onQueued(@Observes(during = TransactionPhase.AFTER_SUCCESS) RefundQueued event) {
-        backoff.wake();
+        job.wake();
     }
 
     /** The current delay between runs (for tests and the performance notes). */
     public Duration idleDelay() {
-        return backoff.delay();
+        return job.delay();
     }
 
     private List<UUID> ids(RefundStatus status) {

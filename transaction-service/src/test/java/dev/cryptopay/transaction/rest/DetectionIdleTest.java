@@ -154,7 +154,7 @@ class DetectionIdleTest {
     }
 
     /**
-     * The sandbox chain announces every change (§99): it is read when it changes, and the tick reads it only once per
+     * The sandbox chain announces every change (§99): it is read when it changes, and timed passes read it only once per
      * idle cap, not every second, even with a payment request open. A block written without the announcement (as by a
      * replica that stopped before its pass) is read by that safety net within the cap.
      */
@@ -169,15 +169,15 @@ class DetectionIdleTest {
                 Duration.ofSeconds(2));
 
         // polygon was just read; a block written now without its announcement waits for the safety net, although the
-        // watcher ticks every second (before §99 every tick read every network).
+        // watcher passes every second (before §99 every pass read every network).
         QuarkusTransaction.requiringNew().run(() -> em.createNativeQuery("insert into sandbox_block "
                 + "(network, number, hash, parent_hash, mined_at) select network, number + 1, "
                 + "'0xunannounced' || (number + 1), hash, now() from sandbox_block where network = 'polygon' "
                 + "order by number desc limit 1").executeUpdate());
         Instant written = Instant.now();
         sleep(Duration.ofMillis(2500));
-        assertEquals(head, cursor("polygon"), "the tick read the sandbox network although nothing announced a change");
-        assertEquals(INTERVAL, watcher.idleDelay(), "a payment request is still open: the tick runs every second");
+        assertEquals(head, cursor("polygon"), "a timed pass read the sandbox network although nothing announced a change");
+        assertEquals(INTERVAL, watcher.idleDelay(), "a payment request is still open: the passes run every second");
         awaitUntil(() -> cursor("polygon") == head + 1,
                 () -> "a block written without its announcement was not read within the idle cap",
                 MAX_IDLE.plus(Duration.ofSeconds(2)).minus(Duration.between(written, Instant.now())));

@@ -1,0 +1,177 @@
+package dev.cryptopay.support.time;
+
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ManagedContext;
+import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
+
+/**
+ * Runs one background job on a thread of its own, at the pace of an {@link IdleBackoff}: the next run is set for the
+ * moment the backoff's delay has passed since the last run started, so a job backing off wakes its thread once per
+ * delay (up to 30 s) and nothing else wakes for it (docs/decisions.md §105).
+ *
+ * <p>Why not a 1 s {@code @Scheduled} tick that asks the backoff whether it is due, as these jobs had: Quarkus' simple
+ * scheduler looks at its triggers once a second and hands every trigger that fires to a worker thread, which then
+ * completes on the event loop, before any skip predicate or the job itself can decline. Each backing-off job so cost
+ * three thread wake-ups a second in an idle service. A delay that changes from run to run cannot be said with
+ * {@code @Scheduled}; the JDK's {@link ScheduledThreadPoolExecutor} (one thread) does the timing here, and this class
+ * only keeps one timed run pending and merges the requests for an early one.
+ *
+ * <p>Two kinds of run: the <em>timed</em> one, at the backoff's pace, and one asked for with {@link #runSoon} (work
+ * committed in this replica that should not wait for the pace). Either counts as a run of the backoff, so the next timed
+ * run is set from its start. Runs never overlap. A run's answer says whether it found nothing to do (the delay then
+ * doubles, up to the backoff's cap); a run that throws is logged and counts as not idle. Like a {@code @Scheduled}
+ * method, a run has a CDI request context of its own.
+ */
+public final class PacedJob {
+
+    /** One run of the job. */
+    @FunctionalInterface
+    public interface Run {
+        /**
+         * Does the work; answers true when it found nothing to do (nothing open, nothing sent).
+         *
+         * @param timed true for a run at the backoff's pace, false for one asked for with {@link #runSoon}
+         */
+        boolean run(boolean timed);
+    }
+
+    private static final Logger LOG = Logger.getLogger(PacedJob.class);
+
+    private final String name;
+    private final IdleBackoff backoff;
+    private final Run job;
+    private final ScheduledThreadPoolExecutor thread;
+    // Guarded by this. The timed run pending, and its generation: a timed run whose generation is no longer the
+    // current one was replaced after it had begun to fire (cancel cannot stop it then) and does nothing.
+    private ScheduledFuture<?> timed;
+    private long generation;
+    private boolean soonPending;
+    private boolean started;
+    private boolean stopped;
+
+    public PacedJob(String name, IdleBackoff backoff, Run job) {
+        this.name = name;
+        this.backoff = backoff;
+        this.job = job;
+        this.thread = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread t = new Thread(runnable, name);
+            t.setDaemon(true);
+            return t;
+        });
+        // A replaced timed run leaves the queue at once instead of waiting there for its time (up to the cap), and
+        // nothing queued runs after stop().
+        thread.setRemoveOnCancelPolicy(true);
+        thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /** Sets the first timed run {@code delay} from now (a service calls it once it has started). */
+    public synchronized void start(Duration delay) {
+        if (!stopped && !started) {
+            started = true;
+            setTimed(delay.toNanos());
+        }
+    }
+
+    /**
+     * Work was opened in this replica: the backoff is back at its interval, and a job that was backing off runs within
+     * one interval of its last run (so at once, when that was longer ago), not at the end of its longer delay. A job
+     * already at its interval keeps its time: under load a wake costs no extra run. Answers whether the job was
+     * backing off.
+     */
+    public boolean wake() {
+        boolean wasBackingOff = backoff.wake();
+        if (wasBackingOff) {
+            retime();
+        }
+        return wasBackingOff;
+    }
+
+    /** Runs the job as soon as its thread is free, whatever the pace; requests made before that run begins merge. */
+    public void runSoon() {
+        runSoon(Duration.ZERO);
+    }
+
+    /** The same, {@code after} from now at the earliest (a linger that lets more work gather into the run). */
+    public void runSoon(Duration after) {
+        synchronized (this) {
+            if (stopped || soonPending) {
+                return;
+            }
+            soonPending = true;
+        }
+        try {
+            thread.schedule(() -> run(false, 0), after.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            // stopped meanwhile: nothing runs any more
+        }
+    }
+
+    /** No run begins after this; one under way finishes (it is not interrupted in the middle of a statement). */
+    public synchronized void stop() {
+        stopped = true;
+        thread.shutdown();
+    }
+
+    /** The backoff's current delay between timed runs. */
+    public Duration delay() {
+        return backoff.delay();
+    }
+
+    private void run(boolean isTimed, long ofGeneration) {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
+            if (isTimed) {
+                if (ofGeneration != generation) {
+                    return;
+                }
+                timed = null;
+            } else {
+                soonPending = false;
+            }
+        }
+        long started = backoff.starting();
+        boolean idle = false;
+        // No container in a plain unit test of this class.
+        ManagedContext requestContext = Arc.container() == null ? null : Arc.container().requestContext();
+        if (requestContext != null) {
+            requestContext.activate();
+        }
+        try {
+            idle = job.run(isTimed);
+        } catch (RuntimeException e) {
+            LOG.warnf(e, "%s: the run failed, the next one comes after the interval", name);
+        } finally {
+            if (requestContext != null) {
+                requestContext.terminate();
+            }
+            backoff.ran(idle, started);
+            retime();
+        }
+    }
+
+    /** Sets the timed run for when the backoff's delay has passed since the last run started. */
+    private synchronized void retime() {
+        if (started && !stopped) {
+            setTimed(backoff.nanosUntilDue());
+        }
+    }
+
+    private void setTimed(long delayNanos) {
+        if (timed != null) {
+            timed.cancel(false);
+        }
+        long of = ++generation;
+        try {
+            timed = thread.schedule(() -> run(true, of), delayNanos, TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException e) {
+            timed = null; // stopped meanwhile
+        }
+    }
+}
