@@ -53,9 +53,16 @@ public interface SubscriptionConfig {
         @WithDefault("billing@cryptopay.local")
         String from();
 
-        /** How often queued e-mails are sent (they are also sent right after the change that queued them). */
+        /**
+         * How often the safety net sends queued e-mails while any waits (they are also sent right after the change that
+         * queued them): rows of a crash, another replica's, retries after {@link #retryAfter}.
+         */
         @WithDefault("5s")
         Duration interval();
+
+        /** While no e-mail waits at all, the safety net's delay doubles up to this (docs/decisions.md §105). */
+        @WithDefault("30s")
+        Duration maxIdleInterval();
 
         /** Waits before re-sending an e-mail the SMTP server refused, then every later try. */
         @WithDefault("30s")

@@ -3,27 +3,28 @@ package dev.cryptopay.subscription.mail;
 import dev.cryptopay.subscription.config.SubscriptionConfig;
 import dev.cryptopay.subscription.domain.Notification;
 import dev.cryptopay.support.lifecycle.Stopping;
+import dev.cryptopay.support.time.IdleBackoff;
+import dev.cryptopay.support.time.PacedJob;
 import io.quarkus.mailer.Mail;
 import io.quarkus.mailer.Mailer;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.persistence.EntityManager;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
  * Sends queued e-mails with Quarkus Mailer (SMTP). Rows are claimed with {@code for update skip locked}, so replicas
  * never send one twice while both run; one whose sending failed is tried again after
  * {@code cryptopay.subscriptions.mail.retry-after}. Woken right after a transaction that queued one committed; the
- * schedule is the safety net (crash, SMTP outage, another replica's rows).
+ * timed runs are the safety net (crash, SMTP outage, another replica's rows), every 5 s while an e-mail waits and
+ * backing off to 30 s while none does.
  */
 @ApplicationScoped
 public class MailSender {
@@ -34,38 +35,48 @@ public class MailSender {
     private final EntityManager em;
     private final Mailer mailer;
     private final SubscriptionConfig config;
-    private final ExecutorService worker = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "mail-sender");
-        thread.setDaemon(true);
-        return thread;
-    });
-    private final AtomicBoolean pending = new AtomicBoolean();
+    /**
+     * The sender's thread and the pace of its safety net (docs/decisions.md §105): every {@code interval} (5 s) while
+     * an e-mail waits to be sent, backing off up to {@code max-idle-interval} (30 s) while none does.
+     */
+    private final PacedJob job;
     private volatile boolean stopped;
 
     public MailSender(EntityManager em, Mailer mailer, SubscriptionConfig config) {
         this.em = em;
         this.mailer = mailer;
         this.config = config;
+        this.job = new PacedJob("mail-sender", new IdleBackoff(config.mail().interval(), config.mail().maxIdleInterval()),
+                timed -> {
+                    sendPending();
+                    return nothingWaits();
+                });
     }
 
+    /** Sends soon on the sender's thread; wake-ups that arrive before that run begins are merged. */
     public void wake() {
-        if (!stopped && pending.compareAndSet(false, true)) {
-            worker.execute(() -> {
-                pending.set(false);
-                sendPending();
-            });
+        if (!stopped) {
+            job.runSoon();
         }
     }
 
-    @Scheduled(every = "${cryptopay.subscriptions.mail.interval:5s}", delayed = "5s",
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
-    void safetyNet() {
-        wake();
+    void start(@Observes StartupEvent event) {
+        job.start(Duration.ofSeconds(5));
     }
 
     void stop(@Observes ShutdownEvent event) {
         stopped = true;
-        worker.shutdown();
+        job.stop();
+    }
+
+    /** Whether no e-mail waits to be sent, due or not (a lookup in the pending rows' partial index). */
+    boolean nothingWaits() {
+        try {
+            return QuarkusTransaction.requiringNew().call(() -> !(Boolean) em.createNativeQuery(
+                    "select exists (select 1 from notification where sent_at is null)").getSingleResult());
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /** Sends every due e-mail; answers how many were sent. */
