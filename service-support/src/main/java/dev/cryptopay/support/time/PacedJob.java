@@ -136,7 +136,7 @@ public final class PacedJob {
                 soonPending = false;
             }
         }
-        long started = backoff.starting();
+        long wakesBefore = backoff.starting();
         boolean idle = false;
         // No container in a plain unit test of this class.
         ManagedContext requestContext = Arc.container() == null ? null : Arc.container().requestContext();
@@ -151,7 +151,7 @@ public final class PacedJob {
             if (requestContext != null) {
                 requestContext.terminate();
             }
-            backoff.ran(idle, started);
+            backoff.ran(idle, wakesBefore);
             retime();
         }
     }
