@@ -47,9 +47,9 @@ class PacedJobTest {
         int atCap = runs.size();
         sleep(Duration.ofMillis(1000));
         int more = runs.size() - atCap;
-        // At the cap, one run per 320 ms: three in a second (four if one was about to start); at the interval it
-        // would be 25.
-        assertTrue(more >= 2 && more <= 4, more + " runs in a second at a delay of 320 ms");
+        // At the cap, one run per 320 ms: three in a second (four if one was about to start, fewer on a machine too
+        // busy to run it on time); at the interval it would be 25.
+        assertTrue(more >= 1 && more <= 4, more + " runs in a second at a delay of 320 ms");
         long last = runs.get(runs.size() - 1);
         long before = runs.get(runs.size() - 2);
         long gap = TimeUnit.NANOSECONDS.toMillis(last - before);
@@ -70,7 +70,7 @@ class PacedJobTest {
         assertEquals(1, runs.get(), "the next timed run is 30 s away");
 
         assertTrue(job.wake(), "the job was backing off");
-        await(() -> runs.get() >= 2, Duration.ofMillis(500), "a run right after the wake, not 30 s later");
+        await(() -> runs.get() >= 2, Duration.ofSeconds(2), "a run right after the wake, not 30 s later");
         // It finds nothing again, so the job backs off anew from the interval: 50, 100, 200 ms...
         await(() -> runs.get() >= 4, Duration.ofSeconds(2), "the runs after it, at the doubling delay");
     }
