@@ -69,7 +69,6 @@ public class OutboxRelay {
     private volatile boolean busy;
     /** The relay's thread and the pace of its safety net: doubles while runs find nothing to send (§70). */
     private final PacedJob job;
-    private volatile boolean stopped;
 
     public OutboxRelay(EntityManager em, @Channel(Channels.OUTBOX) MutinyEmitter<String> emitter,
             @ConfigProperty(name = "cryptopay.outbox.batch-size", defaultValue = "200") int batchSize,
@@ -91,9 +90,7 @@ public class OutboxRelay {
      * into it.
      */
     public void wake() {
-        if (!stopped) {
-            job.runSoon(busy ? linger : Duration.ZERO);
-        }
+        job.runSoon(busy ? linger : Duration.ZERO);
     }
 
     void start(@Observes StartupEvent event) {
@@ -107,7 +104,6 @@ public class OutboxRelay {
 
     /** At shutdown the database goes away; rows not yet sent wait for the next start. */
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
         job.stop();
     }
 
@@ -117,7 +113,7 @@ public class OutboxRelay {
      * idle: the next look comes after the interval.
      */
     boolean relayPending() {
-        if (stopped) {
+        if (job.stopped()) {
             return false;
         }
         boolean idle = false;
@@ -132,7 +128,7 @@ public class OutboxRelay {
                 first = false;
             } while (sent == batchSize);
         } catch (RuntimeException e) {
-            Stopping.logPaused(LOG, stopped, "outbox relay paused, will retry: %s", e.getMessage());
+            Stopping.logPaused(LOG, job.stopped(), "outbox relay paused, will retry: %s", e.getMessage());
         } finally {
             busy = sentAny;
         }

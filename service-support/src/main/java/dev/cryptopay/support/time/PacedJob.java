@@ -1,6 +1,7 @@
 package dev.cryptopay.support.time;
 
 import io.quarkus.arc.Arc;
+import io.quarkus.arc.ArcContainer;
 import io.quarkus.arc.ManagedContext;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
@@ -23,7 +24,8 @@ import org.jboss.logging.Logger;
  *
  * <p>Two kinds of run: the <em>timed</em> one, at the backoff's pace, and one asked for with {@link #runSoon} (work
  * committed in this replica that should not wait for the pace). Either counts as a run of the backoff, so the next timed
- * run is set from its start. Runs never overlap. A run's answer says whether it found nothing to do (the delay then
+ * run is set from its start, and either serves every early request made before it began: a timed run that begins
+ * after such a request takes its place instead of running the job a second time. Runs never overlap. A run's answer says whether it found nothing to do (the delay then
  * doubles, up to the backoff's cap); a run that throws is logged and counts as not idle. Like a {@code @Scheduled}
  * method, a run has a CDI request context of its own.
  */
@@ -50,9 +52,12 @@ public final class PacedJob {
     // current one was replaced after it had begun to fire (cancel cannot stop it then) and does nothing.
     private ScheduledFuture<?> timed;
     private long generation;
-    private boolean soonPending;
+    // Guarded by this. The early runs asked for (each request queues one unless an earlier one still waits) and how
+    // many of them a run that began afterwards has served; a queued early run already served does nothing.
+    private long soonAsked;
+    private long soonServed;
     private boolean started;
-    private boolean stopped;
+    private volatile boolean stopped;
 
     public PacedJob(String name, IdleBackoff backoff, Run job) {
         this.name = name;
@@ -98,14 +103,15 @@ public final class PacedJob {
 
     /** The same, {@code after} from now at the earliest (a linger that lets more work gather into the run). */
     public void runSoon(Duration after) {
+        long request;
         synchronized (this) {
-            if (stopped || soonPending) {
-                return;
+            if (stopped || soonAsked > soonServed) {
+                return; // an early run still waits to begin: it serves this request too
             }
-            soonPending = true;
+            request = ++soonAsked;
         }
         try {
-            thread.schedule(() -> run(false, 0), after.toNanos(), TimeUnit.NANOSECONDS);
+            thread.schedule(() -> run(false, request), after.toNanos(), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
             // stopped meanwhile: nothing runs any more
         }
@@ -117,29 +123,36 @@ public final class PacedJob {
         thread.shutdown();
     }
 
+    /** True once {@link #stop} was called: the service is stopping (a run under way may use it to end early). */
+    public boolean stopped() {
+        return stopped;
+    }
+
     /** The backoff's current delay between timed runs. */
     public Duration delay() {
         return backoff.delay();
     }
 
-    private void run(boolean isTimed, long ofGeneration) {
+    /** One run; {@code ticket} is the generation of a timed run, the request number of an early one. */
+    private void run(boolean isTimed, long ticket) {
         synchronized (this) {
             if (stopped) {
                 return;
             }
             if (isTimed) {
-                if (ofGeneration != generation) {
+                if (ticket != generation) {
                     return;
                 }
                 timed = null;
-            } else {
-                soonPending = false;
+            } else if (ticket <= soonServed) {
+                return; // a run that began after this request served it
             }
+            soonServed = soonAsked;
         }
         long wakesBefore = backoff.starting();
         boolean idle = false;
-        // No container in a plain unit test of this class.
-        ManagedContext requestContext = Arc.container() == null ? null : Arc.container().requestContext();
+        ArcContainer container = Arc.container(); // none in a plain unit test of this class
+        ManagedContext requestContext = container == null ? null : container.requestContext();
         if (requestContext != null) {
             requestContext.activate();
         }

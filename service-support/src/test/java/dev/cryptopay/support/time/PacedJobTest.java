@@ -106,6 +106,24 @@ class PacedJobTest {
     }
 
     @Test
+    void aTimedRunThatBeginsAfterAnEarlyRequestServesItInsteadOfRunningTwice() {
+        IdleBackoff backoff = new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+        for (int i = 0; i < 6; i++) {
+            backoff.ran(true, backoff.starting()); // backed off to the cap, 30 s
+        }
+        AtomicInteger runs = new AtomicInteger();
+        job = new PacedJob("test-paced", backoff, timed -> runs.incrementAndGet() > 0); // idle: nothing found
+        job.start(Duration.ofSeconds(30));
+        sleep(Duration.ofMillis(1100)); // the last run began more than the interval ago
+
+        job.runSoon(Duration.ofMillis(300)); // an early run asked for, lingering 300 ms
+        assertTrue(job.wake(), "the job was backing off"); // its timed run: now, before the lingered one
+        await(() -> runs.get() == 1, Duration.ofSeconds(2), "the timed run right after the wake");
+        sleep(Duration.ofMillis(700)); // past the linger; the next timed run is 2 s after the first
+        assertEquals(1, runs.get(), "the timed run began after the request and served it: no second run");
+    }
+
+    @Test
     void runSoonAfterALingerWaitsForItAndAFailingRunKeepsTheInterval() {
         IdleBackoff backoff = new IdleBackoff(Duration.ofMillis(100), Duration.ofSeconds(30));
         List<Long> runs = new CopyOnWriteArrayList<>();

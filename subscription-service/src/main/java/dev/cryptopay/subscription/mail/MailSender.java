@@ -40,7 +40,6 @@ public class MailSender {
      * an e-mail waits to be sent, backing off up to {@code max-idle-interval} (30 s) while none does.
      */
     private final PacedJob job;
-    private volatile boolean stopped;
 
     public MailSender(EntityManager em, Mailer mailer, SubscriptionConfig config) {
         this.em = em;
@@ -55,9 +54,7 @@ public class MailSender {
 
     /** Sends soon on the sender's thread; wake-ups that arrive before that run begins are merged. */
     public void wake() {
-        if (!stopped) {
-            job.runSoon();
-        }
+        job.runSoon();
     }
 
     void start(@Observes StartupEvent event) {
@@ -65,7 +62,6 @@ public class MailSender {
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
         job.stop();
     }
 
@@ -88,9 +84,9 @@ public class MailSender {
                 int[] counts = QuarkusTransaction.requiringNew().call(this::sendBatch);
                 batch = counts[0];
                 sent += counts[1];
-            } while (batch == BATCH && !stopped);
+            } while (batch == BATCH && !job.stopped());
         } catch (RuntimeException e) {
-            Stopping.logPaused(LOG, stopped, "mail sender paused, will retry: %s", e.getMessage());
+            Stopping.logPaused(LOG, job.stopped(), "mail sender paused, will retry: %s", e.getMessage());
         }
         return sent;
     }

@@ -68,7 +68,6 @@ public class PaymentWatcher {
     private final EntityManager em;
     /** The watcher's thread and the pace of its passes (§74, §105). */
     private final PacedJob job;
-    private volatile boolean stopped;
 
     public PaymentWatcher(ChainAdapters adapters, Detection detection, TransactionServiceConfig config,
             MeterRegistry registry, EntityManager em,
@@ -105,7 +104,7 @@ public class PaymentWatcher {
         List<String> networks = new ArrayList<>(dirty);
         dirty.removeAll(networks);
         for (String network : networks) {
-            if (stopped) {
+            if (job.stopped()) {
                 return false;
             }
             adapters.of(network).ifPresent(this::watch);
@@ -149,13 +148,12 @@ public class PaymentWatcher {
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopped = true;
         job.stop();
     }
 
     /** Runs a pass over {@code network} soon; wake-ups that arrive meanwhile are merged. */
     public void wake(String network) {
-        if (stopped) {
+        if (job.stopped()) {
             return;
         }
         dirty.add(network);
@@ -186,7 +184,7 @@ public class PaymentWatcher {
                 Timer.Sample sample = Timer.start(registry);
                 more = pass(adapter);
                 sample.stop(passTimer);
-            } while (more && !stopped);
+            } while (more && !job.stopped());
             lastError.remove(adapter.network());
             lastRead.put(adapter.network(), System.nanoTime());
         } catch (RuntimeException e) {
@@ -194,7 +192,7 @@ public class PaymentWatcher {
             // Log once a minute per network: a node that is down must not flood the log every second.
             long now = System.currentTimeMillis();
             Long last = lastError.get(adapter.network());
-            if (stopped) { // the datasource closed under this pass, which rolls back (docs/decisions.md §103)
+            if (job.stopped()) { // the datasource closed under this pass, which rolls back (docs/decisions.md §103)
                 LOG.debugf("Watching %s stopped with the service: %s", adapter.network(), e.getMessage());
             } else if (last == null || now - last > 60_000) {
                 lastError.put(adapter.network(), now);
