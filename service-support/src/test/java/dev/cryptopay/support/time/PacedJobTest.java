@@ -58,12 +58,8 @@ class PacedJobTest {
 
     @Test
     void aWakeBringsABackedOffJobBackAtOnceWhenItsLastRunIsOlderThanTheInterval() {
-        IdleBackoff backoff = new IdleBackoff(Duration.ofMillis(50), Duration.ofSeconds(30));
-        for (int i = 0; i < 10; i++) {
-            backoff.ran(true, backoff.starting()); // backed off to the cap, 30 s
-        }
         AtomicInteger runs = new AtomicInteger();
-        job = new PacedJob("test-paced", backoff, timed -> runs.incrementAndGet() > 0); // idle: nothing found
+        job = idleJobBackedOffToTheCap(Duration.ofMillis(50), runs);
         job.start(Duration.ofMillis(100));
         await(() -> runs.get() == 1, Duration.ofSeconds(5), "the first timed run");
         sleep(Duration.ofMillis(300));
@@ -107,12 +103,8 @@ class PacedJobTest {
 
     @Test
     void aTimedRunThatBeginsAfterAnEarlyRequestServesItInsteadOfRunningTwice() {
-        IdleBackoff backoff = new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
-        for (int i = 0; i < 6; i++) {
-            backoff.ran(true, backoff.starting()); // backed off to the cap, 30 s
-        }
         AtomicInteger runs = new AtomicInteger();
-        job = new PacedJob("test-paced", backoff, timed -> runs.incrementAndGet() > 0); // idle: nothing found
+        job = idleJobBackedOffToTheCap(Duration.ofSeconds(1), runs);
         job.start(Duration.ofSeconds(30));
         sleep(Duration.ofMillis(1100)); // the last run began more than the interval ago
 
@@ -156,6 +148,15 @@ class PacedJobTest {
         job.wake();
         sleep(Duration.ofMillis(200));
         assertEquals(after, runs.get(), "no timed or early run after stop");
+    }
+
+    /** A job whose runs find nothing to do (counted in {@code runs}), its backoff already at the 30 s cap. */
+    private static PacedJob idleJobBackedOffToTheCap(Duration interval, AtomicInteger runs) {
+        IdleBackoff backoff = new IdleBackoff(interval, Duration.ofSeconds(30));
+        while (!backoff.delay().equals(Duration.ofSeconds(30))) {
+            backoff.ran(true, backoff.starting());
+        }
+        return new PacedJob("test-paced", backoff, timed -> runs.incrementAndGet() > 0); // idle: nothing found
     }
 
     private static void await(BooleanSupplier condition, Duration timeout, String what) {
