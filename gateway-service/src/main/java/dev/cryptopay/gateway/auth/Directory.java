@@ -1,6 +1,5 @@
 package dev.cryptopay.gateway.auth;
 
-import com.github.benmanes.caffeine.cache.CacheLoader;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.cryptopay.events.KeyState;
@@ -13,11 +12,8 @@ import jakarta.ws.rs.WebApplicationException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.function.Function;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
@@ -74,30 +70,11 @@ public class Directory {
         // for (the reader gets the current value at once); one past the lifetime is gone, so a stale answer is never
         // older than the lifetime. A reload that finds nothing removes the entry; one that fails keeps it until it
         // expires. An entry evicted while its reload runs is not put back by it. The cache reads only the gateway's
-        // own views (a load holds a lock of the cache's map); merchant-service is asked outside it. Only the re-reads
-        // go to the refresher: the cache's upkeep (recording reads, expiring) is a few buffer entries at a time and
-        // runs on the calling thread, where on the refresher it woke that thread every few dozen requests
-        // (docs/performance.md, twenty-third step).
+        // own views (a load holds a lock of the cache's map); merchant-service is asked outside it.
         Caffeine<Object, Object> builder = Caffeine.newBuilder().expireAfterWrite(ttl).refreshAfterWrite(ttl.dividedBy(2))
-                .maximumSize(100_000).executor(Runnable::run);
-        this.keys = builder.build(reloadingOn(refresher, hash -> viewKey(hash).orElse(null)));
-        this.merchants = builder.build(reloadingOn(refresher,
-                name -> viewMerchant(name.accountId(), name.reference()).orElse(null)));
-    }
-
-    /** A loader that reads on the caller's thread and re-reads (refresh) on {@code executor}. */
-    static <K, V> CacheLoader<K, V> reloadingOn(Executor executor, Function<K, V> read) {
-        return new CacheLoader<>() {
-            @Override
-            public V load(K key) {
-                return read.apply(key);
-            }
-
-            @Override
-            public CompletableFuture<V> asyncReload(K key, V oldValue, Executor ignored) {
-                return CompletableFuture.supplyAsync(() -> read.apply(key), executor);
-            }
-        };
+                .maximumSize(100_000).executor(refresher);
+        this.keys = builder.build(hash -> viewKey(hash).orElse(null));
+        this.merchants = builder.build(name -> viewMerchant(name.accountId(), name.reference()).orElse(null));
     }
 
     @PreDestroy

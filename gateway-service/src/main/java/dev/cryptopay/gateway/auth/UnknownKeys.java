@@ -18,9 +18,7 @@ public class UnknownKeys {
     private final Cache<String, Boolean> unknown;
 
     public UnknownKeys(GatewayConfig config) {
-        // upkeep on the calling thread, not the common ForkJoinPool (as RateLimiter's buckets)
-        this.unknown = Caffeine.newBuilder().executor(Runnable::run).expireAfterWrite(config.unknownKeyCacheTtl())
-                .maximumSize(100_000).build();
+        this.unknown = Caffeine.newBuilder().expireAfterWrite(config.unknownKeyCacheTtl()).maximumSize(100_000).build();
     }
 
     public boolean isKnownUnknown(String keyHash) {

@@ -22,13 +22,7 @@ import java.util.UUID;
 @ApplicationScoped
 public class RateLimiter {
 
-    /**
-     * Caffeine's upkeep (recording reads for the access order, evicting) runs on the calling thread: it is a few
-     * buffer entries at a time, where the default, the common ForkJoinPool, woke a pool thread for it every few dozen
-     * requests (docs/performance.md, twenty-third step).
-     */
     private final Cache<String, Bucket> buckets = Caffeine.newBuilder()
-            .executor(Runnable::run)
             .expireAfterAccess(Duration.ofMinutes(10))
             .maximumSize(200_000)
             .build();
