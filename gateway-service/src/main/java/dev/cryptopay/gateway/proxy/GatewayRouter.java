@@ -72,9 +72,10 @@ public class GatewayRouter {
     private static final long RETRY_AFTER_SECONDS = 5;
     /**
      * How often a proxy client closes pooled connections past their keep-alive (60 s), in ms. Vert.x' default, every
-     * second, woke each event loop that had proxied a request once a second for good, busy or idle (docs/performance.md,
-     * twenty-second step). Such a connection is now closed up to 15 s later instead of 1 s; the services close an idle
-     * connection only after Quarkus' 30 minutes, so the gateway never holds one its service has closed.
+     * second, woke each event loop that had proxied a request once a second for good, busy or idle
+     * (docs/performance.md, twenty-second step). Such a connection is now closed up to 15 s later instead of 1 s; the
+     * services close an idle connection only after Quarkus' 30 minutes, so the gateway never holds one its service has
+     * closed.
      */
     private static final int POOL_CLEANER_PERIOD_MS = 15_000;
     /**

@@ -23,11 +23,11 @@ import org.jboss.logging.Logger;
  * only keeps one timed run pending and merges the requests for an early one.
  *
  * <p>Two kinds of run: the <em>timed</em> one, at the backoff's pace, and one asked for with {@link #runSoon} (work
- * committed in this replica that should not wait for the pace). Either counts as a run of the backoff, so the next timed
- * run is set from its start, and either serves every early request made before it began: a timed run that begins
- * after such a request takes its place instead of running the job a second time. Runs never overlap. A run's answer says whether it found nothing to do (the delay then
- * doubles, up to the backoff's cap); a run that throws is logged and counts as not idle. Like a {@code @Scheduled}
- * method, a run has a CDI request context of its own.
+ * committed in this replica that should not wait for the pace). Either counts as a run of the backoff, so the next
+ * timed run is set from its start, and either serves every early request made before it began: a timed run that begins
+ * after such a request takes its place instead of running the job a second time. Runs never overlap. A run's answer
+ * says whether it found nothing to do (the delay then doubles, up to the backoff's cap); a run that throws is logged
+ * and counts as not idle. Like a {@code @Scheduled} method, a run has a CDI request context of its own.
  */
 public final class PacedJob {
 
