@@ -11,13 +11,33 @@ import java.util.HexFormat;
  */
 public final class KeyHash {
 
+    /**
+     * A digest never used itself, only copied: the gateway hashes the key of every request, and looking the algorithm
+     * up among the providers each time ({@code MessageDigest.getInstance}) cost more than the hash
+     * (docs/performance.md, twenty-fourth step). The JDK's SHA-256 can be cloned; a provider whose digest cannot is
+     * asked for a new one instead.
+     */
+    private static final MessageDigest PROTOTYPE = newDigest();
+    private static final HexFormat HEX = HexFormat.of();
+
     private KeyHash() {
     }
 
     public static String of(String key) {
+        return HEX.formatHex(digest().digest(key.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest digest() {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            return (MessageDigest) PROTOTYPE.clone();
+        } catch (CloneNotSupportedException e) {
+            return newDigest();
+        }
+    }
+
+    private static MessageDigest newDigest() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
