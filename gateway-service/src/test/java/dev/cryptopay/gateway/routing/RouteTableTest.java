@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -114,5 +115,33 @@ class RouteTableTest {
                 assertEquals(everyPattern, table.match(method, path), method + " " + path);
             }
         }
+    }
+
+    /**
+     * A route compares the path segment by segment; it answers what the template's regular expression (each
+     * {@code {param}} as {@code [^/]+}) answers, for every template filled in with ids of any characters but a slash and
+     * for near misses of it.
+     */
+    @Test
+    void segmentMatchingAnswersWhatTheTemplatesPatternWould() {
+        List<String> paths = new ArrayList<>(List.of("/", "", "//", "/x", "x/y", "/accounts", "/accounts/", "accounts"));
+        for (Route route : table.routes()) {
+            for (String id : List.of("id-1", "x", "%2F", "a.b:c", "9eea1109-e4f4-40a7-bf66-d674c39edcb7")) {
+                String filled = route.template().replaceAll("\\{[^/]+}", id);
+                paths.addAll(List.of(filled, filled + "/", filled + "/extra", filled + "//", "/" + filled,
+                        filled.replace("/" + id, "//"), filled.substring(0, filled.length() - 1),
+                        filled.substring(0, filled.lastIndexOf('/') + 1) + "other", filled.toUpperCase()));
+            }
+        }
+        int matched = 0;
+        for (Route route : table.routes()) {
+            Pattern pattern = Pattern.compile(route.template().replaceAll("\\{[^/]+}", "[^/]+"));
+            for (String path : paths) {
+                boolean expected = pattern.matcher(path).matches();
+                assertEquals(expected, route.matchesPath(path), route.template() + " against " + path);
+                matched += expected ? 1 : 0;
+            }
+        }
+        assertTrue(matched >= table.routes().size() * 5, "each template matched its filled-in paths: " + matched);
     }
 }
