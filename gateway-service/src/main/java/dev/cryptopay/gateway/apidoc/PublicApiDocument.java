@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.cryptopay.gateway.limits.ClientAddress;
 import dev.cryptopay.gateway.limits.RateLimiter;
+import dev.cryptopay.gateway.proxy.GatewayRouter;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.problem.Problem;
 import io.vertx.core.buffer.Buffer;
@@ -17,7 +18,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.UUID;
 
 /**
  * Serves the public API description, {@code docs/openapi.yaml}, at {@code GET /openapi} without a key: YAML, or JSON
@@ -35,7 +35,7 @@ public class PublicApiDocument {
     public static final String RESOURCE = "public-api/openapi.yaml";
     static final String YAML = "application/yaml";
     static final String JSON = "application/json";
-    private static final String REQUEST_ID = "X-Request-Id";
+    private static final String REQUEST_ID = GatewayRouter.REQUEST_ID;
 
     private final RateLimiter rateLimiter;
     private final ClientAddress clientAddress;
@@ -71,10 +71,7 @@ public class PublicApiDocument {
     }
 
     private void respond(RoutingContext ctx, String type, Buffer body) {
-        String offered = ctx.request().getHeader(REQUEST_ID);
-        // The gateway's rule for request ids: the client's when it is safe to log, else a new one.
-        ctx.response().putHeader(REQUEST_ID, offered != null && offered.matches("[A-Za-z0-9._:-]{1,128}") ? offered
-                : UUID.randomUUID().toString());
+        ctx.response().putHeader(REQUEST_ID, GatewayRouter.requestId(ctx.request().getHeader(REQUEST_ID)));
         OptionalLong wait = rateLimiter.forAddress(clientAddress.of(ctx.request()));
         if (wait.isPresent()) {
             Problem problem = new ApiException(429, "rate_limited", "Too many requests",

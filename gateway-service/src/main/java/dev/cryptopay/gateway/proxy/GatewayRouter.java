@@ -426,7 +426,11 @@ public class GatewayRouter {
                 : Vertx.currentContext());
     }
 
-    private static String requestId(String offered) {
+    /**
+     * The request id a request goes by (docs/decisions.md: the client's {@code X-Request-Id} when it is safe to log,
+     * else a new UUID); also the public API document's, which the gateway answers itself.
+     */
+    public static String requestId(String offered) {
         if (offered != null && offered.matches("[A-Za-z0-9._:-]{1,128}")) {
             return offered;
         }
