@@ -46,7 +46,7 @@ public final class SignatureFiles {
     }
 
     /** The jar a class was loaded from. */
-    public static Path jarOf(Class<?> type) {
+    private static Path jarOf(Class<?> type) {
         try {
             return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException e) {
@@ -55,7 +55,7 @@ public final class SignatureFiles {
     }
 
     /** The signature files of a jar. */
-    public static Set<String> in(Path jar) {
+    private static Set<String> in(Path jar) {
         try (JarFile file = new JarFile(jar.toFile(), false)) {
             return file.stream().map(JarEntry::getName).filter(name -> SIGNATURE.matcher(name).matches())
                     .collect(Collectors.toSet());
@@ -65,7 +65,7 @@ public final class SignatureFiles {
     }
 
     /** The resources the module's application.properties has the build remove from {@code groupId:artifactId}. */
-    public static Set<String> removedFrom(String groupArtifact) {
+    private static Set<String> removedFrom(String groupArtifact) {
         Properties properties = new Properties();
         try (InputStream in = Files.newInputStream(Path.of("src/main/resources/application.properties"))) {
             properties.load(in);
