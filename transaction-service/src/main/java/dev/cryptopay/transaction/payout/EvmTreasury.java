@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.web3j.abi.FunctionEncoder;
 import org.web3j.abi.datatypes.Address;
 import org.web3j.abi.datatypes.Function;
@@ -33,6 +34,8 @@ public final class EvmTreasury {
     public record Signed(String txnHash, String raw) {
     }
 
+    private static final Pattern HEX_KEY = Pattern.compile("[0-9a-fA-F]{1,64}");
+
     private final String network;
     private final Web3j web3j;
     private final long chainId;
@@ -43,6 +46,19 @@ public final class EvmTreasury {
         this.web3j = web3j;
         this.chainId = chainId;
         this.credentials = Credentials.create(privateKey);
+    }
+
+    /**
+     * Fails when {@code privateKey} is not a private key in hex (up to 32 bytes, not zero, with or without {@code 0x}),
+     * naming the network's setting but never the key. No curve arithmetic, so it is cheap enough for the start, where a
+     * mistyped setting should stop the service rather than surface at its first payout.
+     */
+    public static void checkKey(String network, String privateKey) {
+        String hex = privateKey == null ? "" : Numeric.cleanHexPrefix(privateKey);
+        if (!HEX_KEY.matcher(hex).matches() || new BigInteger(hex, 16).signum() == 0) {
+            throw new IllegalStateException("cryptopay.transaction.refunds.treasury." + network
+                    + ".private-key is not a private key in hex (up to 64 hex digits, not zero)");
+        }
     }
 
     public String address() {

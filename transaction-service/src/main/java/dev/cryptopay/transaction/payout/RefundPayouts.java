@@ -65,7 +65,11 @@ public class RefundPayouts {
     private final RefundEvents events;
     private final Environment environment;
     private final TransactionServiceConfig config;
-    private final Map<String, EvmTreasury> treasuries = new HashMap<>();
+    /**
+     * The EVM treasuries by network, built at the payouts' first run on their own thread ({@link #treasuries()}), not
+     * when the bean is created at the start.
+     */
+    private Map<String, EvmTreasury> treasuries;
     /** The payouts' thread and the pace of their runs (§105). */
     private final PacedJob job;
     private final Stopping stopping;
@@ -82,12 +86,29 @@ public class RefundPayouts {
         this.environment = environment;
         this.config = config;
         this.stopping = stopping;
-        config.refunds().treasury().forEach((network, treasury) -> chains.of(network)
-                .filter(EvmChainAdapter.class::isInstance).map(EvmChainAdapter.class::cast)
-                .ifPresentOrElse(node -> treasuries.put(network, new EvmTreasury(network, node.web3j(),
-                        node.chainId(), treasury.privateKey())),
-                        () -> LOG.warnf("A treasury key is configured for %s, which is not watched on an EVM node; "
-                                + "its refunds are paid out by hand", network)));
+        // A malformed key still stops the start; only building the wallets waits for the first run.
+        config.refunds().treasury().forEach((network, treasury) -> EvmTreasury.checkKey(network,
+                treasury.privateKey()));
+    }
+
+    /**
+     * The treasury of each EVM network with a key, built once, on the payouts' thread. Building one creates the
+     * network's chain adapter (web3j's HTTP client, which reads the JDK's trust store) and derives the key's address
+     * (Bouncy Castle's curve tables): done when the bean was created, at the start, that was 13% of the main thread's
+     * samples before the service was ready, about 0.1 s (docs/performance.md, twenty-sixth step).
+     */
+    private synchronized Map<String, EvmTreasury> treasuries() {
+        if (treasuries == null) {
+            Map<String, EvmTreasury> built = new HashMap<>();
+            config.refunds().treasury().forEach((network, treasury) -> chains.of(network)
+                    .filter(EvmChainAdapter.class::isInstance).map(EvmChainAdapter.class::cast)
+                    .ifPresentOrElse(node -> built.put(network, new EvmTreasury(network, node.web3j(),
+                            node.chainId(), treasury.privateKey())),
+                            () -> LOG.warnf("A treasury key is configured for %s, which is not watched on an EVM "
+                                    + "node; its refunds are paid out by hand", network)));
+            treasuries = built;
+        }
+        return treasuries;
     }
 
     /** The first run comes three seconds after the start. */
@@ -102,6 +123,7 @@ public class RefundPayouts {
     /** Pays out the pending legs and follows the broadcast ones; answers whether the run was idle (neither). */
     private boolean payOutAndFollow() {
         try {
+            treasuries();
             List<UUID> pending = ids(RefundStatus.PENDING);
             for (UUID id : pending) {
                 payOut(id);
@@ -150,7 +172,7 @@ public class RefundPayouts {
                 broadcast(leg, hash);
                 return null;
             }
-            EvmTreasury treasury = treasuries.get(leg.cryptoNetwork);
+            EvmTreasury treasury = treasuries().get(leg.cryptoNetwork);
             if (treasury == null) {
                 return null; // paid out by hand: the operator marks it
             }
