@@ -89,6 +89,19 @@ public final class EvmChainAdapter implements ChainAdapter, AutoCloseable {
 
     private static final Pattern ADDRESS = Pattern.compile("0x[0-9a-f]{40}");
 
+    /** RxJava 2's switch for its scheduler-purge thread (read once, when web3j first loads RxJava's schedulers). */
+    static final String RX_PURGE_ENABLED = "rx2.purge-enabled";
+
+    static {
+        // Web3j.build loads RxJava 2's schedulers (for web3j's observables, which this class never uses), and with
+        // them a thread that wakes every second to purge the schedulers' cancelled tasks: 0.1% of a core in an idle
+        // transaction-service, for nothing (docs/performance.md, twenty-seventh step). This class builds every Web3j
+        // of the service, so the switch is set before RxJava reads it; an operator's -Drx2.purge-enabled wins.
+        if (System.getProperty(RX_PURGE_ENABLED) == null) {
+            System.setProperty(RX_PURGE_ENABLED, "false");
+        }
+    }
+
     /** A token contract of the network: the catalogue asset it carries and its decimals. */
     public record Token(String asset, int decimals) {
         public Token {

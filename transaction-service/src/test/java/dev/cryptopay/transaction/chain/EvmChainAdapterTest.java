@@ -61,6 +61,23 @@ class EvmChainAdapterTest {
         }
     }
 
+    /**
+     * The adapter's web3j has loaded RxJava 2's schedulers by now (Web3j.build does), and no thread purges them every
+     * second: RxJava starts that thread unless {@code rx2.purge-enabled} is false when it first loads, and this JVM has
+     * no such option of its own. Without the adapter's switch the thread would be alive here, whichever test of this
+     * JVM made the first adapter.
+     */
+    @Test
+    void rxJavaStartsNoPurgeThread() {
+        assertNotNull(adapter);
+        assertEquals("false", System.getProperty(EvmChainAdapter.RX_PURGE_ENABLED));
+        assertFalse(io.reactivex.internal.schedulers.SchedulerPoolFactory.PURGE_ENABLED,
+                "RxJava read its purge switch before the adapter set it");
+        List<String> purgers = Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(name -> name.startsWith("RxSchedulerPurge")).toList();
+        assertEquals(List.of(), purgers);
+    }
+
     @Test
     void nativeAndTokenTransfersWithExactAmountsPositionsAndBlocks() {
         String oneWei = recipient();
