@@ -123,6 +123,7 @@ public class RefundPayouts {
     /** Pays out the pending legs and follows the broadcast ones; answers whether the run was idle (neither). */
     private boolean payOutAndFollow() {
         try {
+            // Built at the first run even with nothing to pay, so that a key without an EVM node is reported then.
             treasuries();
             List<UUID> pending = ids(RefundStatus.PENDING);
             for (UUID id : pending) {
