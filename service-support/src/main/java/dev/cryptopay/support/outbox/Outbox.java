@@ -3,11 +3,10 @@ package dev.cryptopay.support.outbox;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.events.CloudEvent;
+import dev.cryptopay.support.jdbc.AfterCommit;
 import io.quarkus.arc.Unremovable;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import java.util.UUID;
@@ -58,21 +57,6 @@ public class Outbox {
     }
 
     private void wakeRelayAfterCommit() {
-        if (transactions.getResource(WAKE_REGISTERED) != null) {
-            return;
-        }
-        transactions.putResource(WAKE_REGISTERED, Boolean.TRUE);
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    relay.wake();
-                }
-            }
-        });
+        AfterCommit.run(transactions, WAKE_REGISTERED, relay::wake);
     }
 }

@@ -7,9 +7,8 @@ import dev.cryptopay.subscription.domain.PaymentAttempt;
 import dev.cryptopay.subscription.domain.Subscription;
 import dev.cryptopay.subscription.domain.SubscriptionPayment;
 import dev.cryptopay.subscription.rest.Views;
+import dev.cryptopay.support.jdbc.AfterCommit;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.transaction.Status;
-import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
@@ -81,22 +80,7 @@ public class Notifications {
     }
 
     private void wakeSenderAfterCommit() {
-        if (transactions.getResource(WAKE) != null) {
-            return;
-        }
-        transactions.putResource(WAKE, Boolean.TRUE);
-        transactions.registerInterposedSynchronization(new Synchronization() {
-            @Override
-            public void beforeCompletion() {
-            }
-
-            @Override
-            public void afterCompletion(int status) {
-                if (status == Status.STATUS_COMMITTED) {
-                    sender.wake();
-                }
-            }
-        });
+        AfterCommit.run(transactions, WAKE, sender::wake);
     }
 
     private static MerchantConfiguration config(Subscription s) {
