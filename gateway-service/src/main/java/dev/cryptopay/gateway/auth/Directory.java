@@ -3,17 +3,23 @@ package dev.cryptopay.gateway.auth;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.cryptopay.events.KeyState;
-import dev.cryptopay.gateway.config.GatewayConfig;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import dev.cryptopay.gateway.client.MerchantLookupClient;
+import dev.cryptopay.gateway.config.GatewayConfig;
+import dev.cryptopay.support.jdbc.AfterCommit;
+import io.quarkus.hibernate.orm.panache.Panache;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.ws.rs.WebApplicationException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
 
@@ -23,17 +29,27 @@ import org.jboss.logging.Logger;
  * created); requests that miss the same key or merchant at the same time share that one lookup (§89). When
  * merchant-service is down, the views keep answering for everything already known.
  *
- * <p>In front of the views sits a short in-memory cache (default one second), so a busy key costs a database read
- * now and then rather than one per request. The Kafka consumers evict what they change, so a revocation applies at
- * once on the replica that consumed it and within the cache lifetime on the others: nothing is answered from memory
- * longer than that after it was read. A key or merchant in use is read again in the background once half the
- * lifetime has passed (docs/decisions.md §82), so a busy key never expires under its requests: without it, every
- * request arriving while an entry had just expired went to a worker and read the view itself, each second.
+ * <p>In front of the views sits an in-memory cache. Every change to the views bumps their version
+ * ({@code directory_version}, by a trigger, at the change's commit), and an entry carries the version it was read at.
+ * An entry is answered from memory only while the version was read, no longer than the lifetime ago
+ * ({@code gateway.directory-cache-ttl}, default one second), and found equal to the entry's: nothing is answered from
+ * memory that was not known to be current within the lifetime, so a revocation consumed by another replica applies
+ * here within it, and one consumed here applies at once (the consumers evict what they change and have the version
+ * read again after their commit). While requests come, the version is read again in the background once half the
+ * lifetime has passed (docs/decisions.md §82), so the entries in use stay in memory; when it has changed, every entry
+ * is read again at its next use. One read of the version a second keeps every key and merchant in memory, however
+ * rarely each is asked for (docs/decisions.md §106): with one entry's own lifetime, a merchant asked for less than
+ * once a second was read from the view, on a worker, at nearly every request.
  */
 @ApplicationScoped
 public class Directory {
 
     private static final Logger LOG = Logger.getLogger(Directory.class);
+
+    /** An entry not asked for this long leaves memory (it would be answered only after a version check anyway). */
+    static final Duration IDLE_EXPIRY = Duration.ofMinutes(10);
+    /** The version of a confirmation that must be read again before any entry is answered from memory. */
+    private static final long UNCONFIRMED = -1;
 
     /** What authentication needs of a key, detached from the persistence context. */
     public record KnownKey(UUID keyId, UUID accountId, String keyType, String role, UUID merchantUUID, int status) {
@@ -46,11 +62,28 @@ public class Directory {
     private record MerchantName(UUID accountId, String reference) {
     }
 
+    /** A value read from a view, with the views' version read just before it (so it is at least that new). */
+    private record Stamped<V>(V value, long version) {
+    }
+
+    /**
+     * The views' version as last read, and when that read began (System.nanoTime): every entry of this version
+     * was current at some moment after {@code at}.
+     */
+    private record Confirmation(long version, long at) {
+    }
+
     private final MerchantLookupClient lookup;
     private final TokenMinter minter;
-    private final LoadingCache<String, KnownKey> keys;
-    private final LoadingCache<MerchantName, UUID> merchants;
-    /** Runs the background re-reads (one at a time: each is a single-row read of the gateway's own view). */
+    private final TransactionSynchronizationRegistry transactions;
+    private final long ttlNanos;
+    private final LoadingCache<String, Stamped<KnownKey>> keys;
+    private final LoadingCache<MerchantName, Stamped<UUID>> merchants;
+    private volatile Confirmation confirmation = new Confirmation(UNCONFIRMED, System.nanoTime());
+    private final AtomicBoolean confirming = new AtomicBoolean();
+    /** Reads of a key's or merchant's row from the views (for tests). */
+    private final LongAdder rowReads = new LongAdder();
+    /** Runs the background reads of the version (one at a time: each reads one row of the gateway's own database). */
     private final ExecutorService refresher = Executors.newSingleThreadExecutor(r -> {
         Thread thread = new Thread(r, "directory-refresh");
         thread.setDaemon(true);
@@ -62,17 +95,15 @@ public class Directory {
     /** When a key lookup last failed other than with 404 (System.nanoTime), for {@link #keyLookupFailedSince}. */
     private volatile long keyLookupFailedAt = Long.MIN_VALUE;
 
-    public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, GatewayConfig config) {
+    public Directory(@RestClient MerchantLookupClient lookup, TokenMinter minter, GatewayConfig config,
+            TransactionSynchronizationRegistry transactions) {
         this.lookup = lookup;
         this.minter = minter;
-        Duration ttl = config.directoryCacheTtl();
-        // Caffeine: an entry read more than half the lifetime ago is re-read on the refresher when it is next asked
-        // for (the reader gets the current value at once); one past the lifetime is gone, so a stale answer is never
-        // older than the lifetime. A reload that finds nothing removes the entry; one that fails keeps it until it
-        // expires. An entry evicted while its reload runs is not put back by it. The cache reads only the gateway's
-        // own views (a load holds a lock of the cache's map); merchant-service is asked outside it.
-        Caffeine<Object, Object> builder = Caffeine.newBuilder().expireAfterWrite(ttl).refreshAfterWrite(ttl.dividedBy(2))
-                .maximumSize(100_000).executor(refresher);
+        this.transactions = transactions;
+        this.ttlNanos = config.directoryCacheTtl().toNanos();
+        // The cache reads only the gateway's own views (a load holds a lock of the cache's map); merchant-service is
+        // asked outside it. A load that finds nothing stores nothing.
+        Caffeine<Object, Object> builder = Caffeine.newBuilder().expireAfterAccess(IDLE_EXPIRY).maximumSize(100_000);
         this.keys = builder.build(hash -> viewKey(hash).orElse(null));
         this.merchants = builder.build(name -> viewMerchant(name.accountId(), name.reference()).orElse(null));
     }
@@ -84,7 +115,7 @@ public class Directory {
 
     /** The key with this hash, from the cache, the view, or merchant-service (in that order). */
     public Optional<KnownKey> key(String keyHash) {
-        KnownKey known = keys.get(keyHash);
+        Stamped<KnownKey> known = current(keys, keyHash, confirmed());
         if (known == null) {
             // concurrent misses of one key ask merchant-service once and store its answer once (§89)
             KeyLookup lookup = keyLookups.run(keyHash, () -> lookupAndStoreKey(keyHash));
@@ -96,47 +127,171 @@ public class Directory {
                 known = keys.get(keyHash);
             }
         }
-        return Optional.ofNullable(known);
+        return Optional.ofNullable(known).map(Stamped::value);
     }
 
-    /** The key with this hash if the in-memory cache holds it (never blocks; may start a background re-read). */
+    /** The key with this hash if memory holds it, known current (never blocks; may start a background check). */
     public Optional<KnownKey> cachedKey(String keyHash) {
-        return Optional.ofNullable(keys.getIfPresent(keyHash));
+        return inMemory(keys.getIfPresent(keyHash));
     }
 
-    /** The merchant of {@code accountId} named by {@code reference} if the in-memory cache holds it (never blocks). */
+    /** The merchant of {@code accountId} named by {@code reference} if memory holds it, known current (never blocks). */
     public Optional<UUID> cachedMerchant(UUID accountId, String reference) {
-        return Optional.ofNullable(merchants.getIfPresent(new MerchantName(accountId, reference)));
+        return inMemory(merchants.getIfPresent(new MerchantName(accountId, reference)));
     }
 
     /** The merchant of {@code accountId} named by UUID or externalMID. */
     public Optional<UUID> merchant(UUID accountId, String reference) {
         MerchantName name = new MerchantName(accountId, reference);
-        UUID known = merchants.get(name);
+        Stamped<UUID> known = current(merchants, name, confirmed());
         if (known == null && merchantLookups.run(name, () -> lookupAndStoreMerchant(name))) {
             known = merchants.get(name);
         }
-        return Optional.ofNullable(known);
+        return Optional.ofNullable(known).map(Stamped::value);
     }
 
-    /** Called by the keys consumer for every key it changes. */
+    /** Called by the keys consumer, in its transaction, for every key it changes. */
     public void evictKey(String keyHash) {
         keys.invalidate(keyHash);
+        changedHere();
     }
 
-    /** Called by the merchants consumer; merchants are cached by reference, so all entries go. */
+    /** Called by the merchants consumer, in its transaction; merchants are cached by reference, so all entries go. */
     public void evictMerchants() {
         merchants.invalidateAll();
+        changedHere();
     }
 
-    private Optional<KnownKey> viewKey(String keyHash) {
-        return QuarkusTransaction.requiringNew()
-                .call(() -> Optional.ofNullable(StoredKey.<StoredKey>findById(keyHash)).map(KnownKey::of));
+    /** Reads of a key's or merchant's row from the views since the start (for tests). */
+    long rowReads() {
+        return rowReads.sum();
     }
 
-    private Optional<UUID> viewMerchant(UUID accountId, String reference) {
-        return QuarkusTransaction.requiringNew()
-                .call(() -> StoredMerchant.resolve(accountId, reference).map(m -> m.merchantId));
+    /**
+     * The views changed in the caller's transaction: once it commits, nothing in memory is answered before the version
+     * is read again (which then shows the change), so a change consumed here applies to the very next request, and a
+     * read that was running meanwhile cannot bring the old state back.
+     */
+    private void changedHere() {
+        if (transactions.getTransactionKey() == null) {
+            unconfirm();
+            return;
+        }
+        AfterCommit.run(transactions, null, this::unconfirm);
+    }
+
+    private synchronized void unconfirm() {
+        confirmation = new Confirmation(UNCONFIRMED, System.nanoTime());
+    }
+
+    /** An entry answered from memory: only while its version was confirmed within the lifetime. */
+    private <V> Optional<V> inMemory(Stamped<V> entry) {
+        if (entry == null) {
+            return Optional.empty();
+        }
+        Confirmation c = confirmation;
+        long age = System.nanoTime() - c.at();
+        if (c.version() == UNCONFIRMED || entry.version() != c.version() || age >= ttlNanos) {
+            if (age < ttlNanos) {
+                confirmInBackground(); // the entry is of another version: read it, so the next request can tell
+            }
+            return Optional.empty();
+        }
+        if (age >= ttlNanos / 2) {
+            confirmInBackground();
+        }
+        return Optional.of(entry.value());
+    }
+
+    /** The confirmation to answer with: read again now when it is older than the lifetime (or there is none). */
+    private Confirmation confirmed() {
+        Confirmation c = confirmation;
+        long age = System.nanoTime() - c.at();
+        if (c.version() == UNCONFIRMED || age >= ttlNanos) {
+            return confirm();
+        }
+        if (age >= ttlNanos / 2) {
+            confirmInBackground();
+        }
+        return c;
+    }
+
+    /** The entry for {@code key}, read from the view again unless it has the confirmed version. */
+    private static <K, V> Stamped<V> current(LoadingCache<K, Stamped<V>> cache, K key, Confirmation c) {
+        Stamped<V> entry = cache.get(key);
+        if (entry != null && entry.version() != c.version()) {
+            cache.invalidate(key);
+            entry = cache.get(key);
+        }
+        return entry;
+    }
+
+    private void confirmInBackground() {
+        if (!confirming.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            refresher.execute(() -> {
+                try {
+                    confirm();
+                } catch (RuntimeException e) {
+                    LOG.debugf("reading the directory's version failed: %s", e.getMessage());
+                } finally {
+                    confirming.set(false);
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            confirming.set(false); // stopping
+        }
+    }
+
+    /** Reads the views' version (in a transaction of its own). */
+    private Confirmation confirm() {
+        QuarkusTransaction.requiringNew().call(this::readVersion);
+        return confirmation;
+    }
+
+    /**
+     * Reads the views' version in the caller's transaction and keeps it as the confirmation unless a read that began
+     * later was kept already; the loads do this too, so an entry read after a change is current at once.
+     */
+    private long readVersion() {
+        long began = System.nanoTime();
+        long version = viewVersion();
+        keep(new Confirmation(version, began));
+        return version;
+    }
+
+    private synchronized Confirmation keep(Confirmation read) {
+        // A read that began later saw the views at a later moment (commits are seen in order), whatever it returned.
+        if (read.at() - confirmation.at() > 0) {
+            confirmation = read;
+        }
+        return confirmation;
+    }
+
+    /** The version of the views, bumped at the commit of every change to them (Flyway V4, directory_version). */
+    private static long viewVersion() {
+        return ((Number) Panache.getEntityManager()
+                .createNativeQuery("select version from directory_version where id = 1").getSingleResult()).longValue();
+    }
+
+    /** The key's row, stamped with the version read just before it (so the row is at least that new). */
+    private Optional<Stamped<KnownKey>> viewKey(String keyHash) {
+        rowReads.increment();
+        return QuarkusTransaction.requiringNew().call(() -> {
+            long version = readVersion();
+            return Optional.ofNullable(StoredKey.<StoredKey>findById(keyHash))
+                    .map(k -> new Stamped<>(KnownKey.of(k), version));
+        });
+    }
+
+    private Optional<Stamped<UUID>> viewMerchant(UUID accountId, String reference) {
+        rowReads.increment();
+        return QuarkusTransaction.requiringNew().call(() -> {
+            long version = readVersion();
+            return StoredMerchant.resolve(accountId, reference).map(m -> new Stamped<>(m.merchantId, version));
+        });
     }
 
     /** What one lookup of a key at merchant-service came to. */
