@@ -121,4 +121,65 @@ class ShortLivedCacheTest {
         assertEquals("a2", cache.get(1, k -> "a2"));
         assertEquals("c", cache.get(3, k -> "c2"));
     }
+
+    /** The table's version as a test sets it, and how often the cache read it. */
+    private final AtomicLong tableVersion = new AtomicLong(7);
+    private final AtomicInteger versionReads = new AtomicInteger();
+
+    private <K> ShortLivedCache<K, String> versioned() {
+        ViewVersion version = new ViewVersion(TTL_NANOS, () -> {
+            versionReads.incrementAndGet();
+            return tableVersion.get();
+        }, clock::get);
+        return new ShortLivedCache<>(100, version);
+    }
+
+    /** The case of issue #14's 200 merchants: each asked for less often than the time to live. */
+    @Test
+    void withAVersionAValueAskedForRarelyIsReadOnceWhileTheTableStaysTheSame() {
+        ShortLivedCache<String, String> cache = versioned();
+        AtomicInteger loads = new AtomicInteger();
+        for (int i = 0; i < 5; i++) {
+            assertEquals("a", cache.get("k", k -> {
+                loads.incrementAndGet();
+                return "a";
+            }));
+            clock.addAndGet(3 * TTL_NANOS / 2);
+        }
+        assertEquals(1, loads.get(), "the value was read again though the table did not change");
+        assertEquals(5, versionReads.get(), "the version is read once the last read is older than half the lifetime");
+    }
+
+    @Test
+    void withAVersionTheVersionIsReadAtMostOnceAHalfLifetimeWhileValuesAreAskedFor() {
+        ShortLivedCache<String, String> cache = versioned();
+        for (int i = 0; i < 40; i++) { // 40 gets over two lifetimes
+            cache.get("k" + (i % 3), k -> "v");
+            clock.addAndGet(TTL_NANOS / 20);
+        }
+        assertEquals(4, versionReads.get());
+    }
+
+    @Test
+    void withAVersionAChangeOfTheTableIsReadWithinTheLifetime() {
+        ShortLivedCache<String, String> cache = versioned();
+        assertEquals("old", cache.get("k", k -> "old"));
+        tableVersion.incrementAndGet(); // another replica changed the table
+        clock.addAndGet(TTL_NANOS / 4);
+        assertEquals("old", cache.get("k", k -> "new"), "within half the lifetime the last read of the version stands");
+        clock.addAndGet(TTL_NANOS / 4);
+        assertEquals("new", cache.get("k", k -> "new"), "at half the lifetime the version is read again");
+        assertEquals("new", cache.get("k", k -> "newer"), "and the value read then is kept under the new version");
+    }
+
+    @Test
+    void withAVersionForgetStillDropsEverything() {
+        ShortLivedCache<String, String> cache = versioned();
+        Registry registry = new Registry();
+        assertEquals("old", cache.get("k", k -> "old"));
+        cache.forget(registry);
+        assertEquals("new", cache.get("k", k -> "new"));
+        registry.complete();
+        assertEquals("newest", cache.get("k", k -> "newest"));
+    }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.cache.ShortLivedCache;
+import dev.cryptopay.support.cache.ViewVersion;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
@@ -12,6 +13,7 @@ import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.Transaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.FlushModeType;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import jakarta.transaction.Transactional;
 import jakarta.ws.rs.WebApplicationException;
@@ -40,18 +42,21 @@ import org.jboss.logging.Logger;
  * enough to read and pay, not to create (see {@link #forCreation}).</li>
  * </ul>
  *
- * <p>The merchant named by {@code mid} is read from the view at most once a second per replica (docs/decisions.md
- * §68): the row is kept, detached, for {@link #VIEW_CACHE_NANOS}, and dropped at once when this replica's
- * {@link dev.cryptopay.transaction.messaging.MerchantViewConsumer} changes the view. A change consumed by another
- * replica applies here within that second, as a revoked key does at the gateway. Detached, the row (and its
- * configuration's JSON) is never dirty-checked by the creation's flushes. What a reference ({@code mid_ref}, X-MID as
- * written) names in an account is kept the same way and forgotten with the rows, so a request that writes X-MID as
- * the externalMID does not look it up on every call (docs/performance.md, twenty-first step).
+ * <p>The merchant named by {@code mid} is kept in memory, detached, once read from the view (docs/decisions.md §68,
+ * §106): it is answered from memory while the view's version ({@code merchant_view_version}, bumped by a trigger at
+ * the commit of every change to the view), read no longer than {@link #VIEW_CACHE_NANOS} ago, is the one it was read
+ * at, and dropped at once when this replica's {@link dev.cryptopay.transaction.messaging.MerchantViewConsumer} changes
+ * the view. A change consumed by another replica applies here within that second, as a revoked key does at the
+ * gateway; a merchant that creates less than once a second is not read again while the view stays as it is.
+ * Detached, the row (and its configuration's JSON) is never dirty-checked by the creation's flushes. What a reference
+ * ({@code mid_ref}, X-MID as written) names in an account is kept the same way and forgotten with the rows, so a
+ * request that writes X-MID as the externalMID does not look it up on every call (docs/performance.md, twenty-first
+ * step).
  */
 @ApplicationScoped
 public class MerchantAccess {
 
-    /** How long a merchant read from the view is reused (nanoseconds). */
+    /** How long ago the view's version may have been read for a merchant kept in memory to be answered (nanoseconds). */
     static final long VIEW_CACHE_NANOS = 1_000_000_000L;
 
     /** Retry-After of the answer when a merchant's configuration can be had neither from the view nor remotely. */
@@ -63,10 +68,11 @@ public class MerchantAccess {
     private final EntityManager em;
     private final TransactionSynchronizationRegistry transactions;
     private final ObjectMapper mapper;
-    private final ShortLivedCache<UUID, MerchantView> views = new ShortLivedCache<>(VIEW_CACHE_NANOS, 10_000);
+    /** The view's version, read in the caller's transaction every half second at most while merchants are asked for. */
+    private final ViewVersion viewVersion = new ViewVersion(VIEW_CACHE_NANOS, this::readViewVersion);
+    private final ShortLivedCache<UUID, MerchantView> views = new ShortLivedCache<>(10_000, viewVersion);
     /** The merchant a reference names within an account, or empty when it names none (kept too). */
-    private final ShortLivedCache<Reference, Optional<UUID>> references =
-            new ShortLivedCache<>(VIEW_CACHE_NANOS, 10_000);
+    private final ShortLivedCache<Reference, Optional<UUID>> references = new ShortLivedCache<>(10_000, viewVersion);
 
     /** A merchant reference as the caller wrote it, within the account it was written for. */
     private record Reference(UUID accountId, String written) {
@@ -111,7 +117,13 @@ public class MerchantAccess {
         references.forget(transactions);
     }
 
-    /** The merchant of the account from the view, reused for up to a second; empty when the view lacks it. */
+    /** The view's version (Flyway V14), without flushing the caller's persistence context first. */
+    private long readViewVersion() {
+        return ((Number) em.createNativeQuery("select version from merchant_view_version where id = 1")
+                .setFlushMode(FlushModeType.COMMIT).getSingleResult()).longValue();
+    }
+
+    /** The merchant of the account from the view, kept while the view does not change; empty when it lacks it. */
     private Optional<MerchantView> view(UUID accountId, UUID merchantId) {
         MerchantView view = views.get(merchantId, id -> MerchantView.findForAccount(accountId, id).map(found -> {
             em.detach(found);
@@ -122,7 +134,7 @@ public class MerchantAccess {
 
     /**
      * The merchant of the account that {@code reference} names (by UUID, else by externalMID;
-     * {@link MerchantView#resolve}), reused for up to a second like the rows. The view's (account, externalMID) pairs
+     * {@link MerchantView#resolve}), kept like the rows. The view's (account, externalMID) pairs
      * are not unique, so what a name resolves to is kept, not compared with a cached row.
      */
     private Optional<UUID> named(UUID accountId, String reference) {
