@@ -17,7 +17,10 @@ public interface GatewayConfig {
     @WithDefault("60s")
     Duration identityTokenLifetime();
 
-    /** How long a key or merchant read from the views is reused in memory (bounds revocation on other replicas). */
+    /**
+     * How long ago the views' version may have been read for a key or merchant kept in memory to be answered from it
+     * (bounds how long a revocation consumed by another replica goes unseen; docs/decisions.md §106).
+     */
     @WithDefault("1s")
     Duration directoryCacheTtl();
 
