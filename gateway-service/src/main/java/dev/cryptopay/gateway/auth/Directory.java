@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.LoadingCache;
 import dev.cryptopay.events.KeyState;
 import dev.cryptopay.gateway.client.MerchantLookupClient;
 import dev.cryptopay.gateway.config.GatewayConfig;
+import dev.cryptopay.support.cache.ViewVersion;
 import dev.cryptopay.support.jdbc.AfterCommit;
 import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -39,7 +40,9 @@ import org.jboss.logging.Logger;
  * lifetime has passed (docs/decisions.md §82), so the entries in use stay in memory; when it has changed, every entry
  * is read again at its next use. One read of the version a second keeps every key and merchant in memory, however
  * rarely each is asked for (docs/decisions.md §106): with one entry's own lifetime, a merchant asked for less than
- * once a second was read from the view, on a worker, at nearly every request.
+ * once a second was read from the view, on a worker, at nearly every request. The version as last read is a
+ * {@link ViewVersion}, as in transaction-service's merchant view; the event loop only asks it what it knows and leaves
+ * the reads to the directory-refresh thread.
  */
 @ApplicationScoped
 public class Directory {
@@ -48,9 +51,6 @@ public class Directory {
 
     /** An entry not asked for this long leaves memory (it would be answered only after a version check anyway). */
     static final Duration IDLE_EXPIRY = Duration.ofMinutes(10);
-    /** The version of a confirmation that must be read again before any entry is answered from memory. */
-    private static final long UNCONFIRMED = -1;
-
     /** What authentication needs of a key, detached from the persistence context. */
     public record KnownKey(UUID keyId, UUID accountId, String keyType, String role, UUID merchantUUID, int status) {
         static KnownKey of(StoredKey k) {
@@ -66,21 +66,14 @@ public class Directory {
     private record Stamped<V>(V value, long version) {
     }
 
-    /**
-     * The views' version as last read, and when that read began (System.nanoTime): every entry of this version
-     * was current at some moment after {@code at}.
-     */
-    private record Confirmation(long version, long at) {
-    }
-
     private final MerchantLookupClient lookup;
     private final TokenMinter minter;
     private final TransactionSynchronizationRegistry transactions;
-    private final long ttlNanos;
+    /** The views' version as last read: every entry of that version was current when the read began. */
+    private final ViewVersion version;
     private final LoadingCache<String, Stamped<KnownKey>> keys;
     private final LoadingCache<MerchantName, Stamped<UUID>> merchants;
-    private volatile Confirmation confirmation = new Confirmation(UNCONFIRMED, System.nanoTime());
-    private final AtomicBoolean confirming = new AtomicBoolean();
+    private final AtomicBoolean refreshing = new AtomicBoolean();
     /** Reads of a key's or merchant's row from the views (for tests). */
     private final LongAdder rowReads = new LongAdder();
     /** Runs the background reads of the version (one at a time: each reads one row of the gateway's own database). */
@@ -100,7 +93,9 @@ public class Directory {
         this.lookup = lookup;
         this.minter = minter;
         this.transactions = transactions;
-        this.ttlNanos = config.directoryCacheTtl().toNanos();
+        // read in the caller's transaction (a load's), or in one of its own (the refresh thread, a worker's check)
+        this.version = new ViewVersion(config.directoryCacheTtl().toNanos(),
+                () -> QuarkusTransaction.joiningExisting().call(Directory::viewVersion));
         // The cache reads only the gateway's own views (a load holds a lock of the cache's map); merchant-service is
         // asked outside it. A load that finds nothing stores nothing.
         Caffeine<Object, Object> builder = Caffeine.newBuilder().expireAfterAccess(IDLE_EXPIRY).maximumSize(100_000);
@@ -115,7 +110,7 @@ public class Directory {
 
     /** The key with this hash, from the cache, the view, or merchant-service (in that order). */
     public Optional<KnownKey> key(String keyHash) {
-        Stamped<KnownKey> known = current(keys, keyHash, confirmed());
+        Stamped<KnownKey> known = current(keys, keyHash, confirmedVersion());
         if (known == null) {
             // concurrent misses of one key ask merchant-service once and store its answer once (§89)
             KeyLookup lookup = keyLookups.run(keyHash, () -> lookupAndStoreKey(keyHash));
@@ -143,7 +138,7 @@ public class Directory {
     /** The merchant of {@code accountId} named by UUID or externalMID. */
     public Optional<UUID> merchant(UUID accountId, String reference) {
         MerchantName name = new MerchantName(accountId, reference);
-        Stamped<UUID> known = current(merchants, name, confirmed());
+        Stamped<UUID> known = current(merchants, name, confirmedVersion());
         if (known == null && merchantLookups.run(name, () -> lookupAndStoreMerchant(name))) {
             known = merchants.get(name);
         }
@@ -174,100 +169,63 @@ public class Directory {
      */
     private void changedHere() {
         if (transactions.getTransactionKey() == null) {
-            unconfirm();
+            version.forget();
             return;
         }
-        AfterCommit.run(transactions, null, this::unconfirm);
+        AfterCommit.run(transactions, null, version::forget);
     }
 
-    private synchronized void unconfirm() {
-        confirmation = new Confirmation(UNCONFIRMED, System.nanoTime());
-    }
-
-    /** An entry answered from memory: only while its version was confirmed within the lifetime. */
+    /** An entry answered from memory: only while its version is the one read within the lifetime. */
     private <V> Optional<V> inMemory(Stamped<V> entry) {
         if (entry == null) {
             return Optional.empty();
         }
-        Confirmation c = confirmation;
-        long age = System.nanoTime() - c.at();
-        if (c.version() == UNCONFIRMED || entry.version() != c.version() || age >= ttlNanos) {
-            if (age < ttlNanos) {
-                confirmInBackground(); // the entry is of another version: read it, so the next request can tell
-            }
-            return Optional.empty();
+        if (version.due()) {
+            refreshInBackground(); // so that the entries in use stay answerable, or the next request can tell
         }
-        if (age >= ttlNanos / 2) {
-            confirmInBackground();
-        }
-        return Optional.of(entry.value());
+        long known = version.known();
+        return known != ViewVersion.UNKNOWN && entry.version() == known ? Optional.of(entry.value()) : Optional.empty();
     }
 
-    /** The confirmation to answer with: read again now when it is older than the lifetime (or there is none). */
-    private Confirmation confirmed() {
-        Confirmation c = confirmation;
-        long age = System.nanoTime() - c.at();
-        if (c.version() == UNCONFIRMED || age >= ttlNanos) {
-            return confirm();
+    /** The version to answer with: read now (on this worker) when no read is younger than the lifetime. */
+    private long confirmedVersion() {
+        long known = version.known();
+        if (known == ViewVersion.UNKNOWN) {
+            return version.current();
         }
-        if (age >= ttlNanos / 2) {
-            confirmInBackground();
+        if (version.due()) {
+            refreshInBackground();
         }
-        return c;
+        return known;
     }
 
     /** The entry for {@code key}, read from the view again unless it has the confirmed version. */
-    private static <K, V> Stamped<V> current(LoadingCache<K, Stamped<V>> cache, K key, Confirmation c) {
+    private static <K, V> Stamped<V> current(LoadingCache<K, Stamped<V>> cache, K key, long confirmed) {
         Stamped<V> entry = cache.get(key);
-        if (entry != null && entry.version() != c.version()) {
+        if (entry != null && entry.version() != confirmed) {
             cache.invalidate(key);
             entry = cache.get(key);
         }
         return entry;
     }
 
-    private void confirmInBackground() {
-        if (!confirming.compareAndSet(false, true)) {
+    private void refreshInBackground() {
+        if (!refreshing.compareAndSet(false, true)) {
             return;
         }
         try {
             refresher.execute(() -> {
                 try {
-                    confirm();
+                    version.current();
                 } catch (RuntimeException e) {
                     LOG.debugf("reading the directory's version failed: %s", e.getMessage());
                 } finally {
-                    confirming.set(false);
+                    refreshing.set(false);
                 }
             });
         } catch (RejectedExecutionException e) {
-            confirming.set(false); // stopping
+            refreshing.set(false); // stopping
         }
-    }
-
-    /** Reads the views' version (in a transaction of its own). */
-    private Confirmation confirm() {
-        QuarkusTransaction.requiringNew().call(this::readVersion);
-        return confirmation;
-    }
-
-    /**
-     * Reads the views' version in the caller's transaction and keeps it as the confirmation unless a read that began
-     * later was kept already; the loads do this too, so an entry read after a change is current at once.
-     */
-    private long readVersion() {
-        long began = System.nanoTime();
-        long version = viewVersion();
-        keep(new Confirmation(version, began));
-        return version;
-    }
-
-    private synchronized Confirmation keep(Confirmation read) {
-        // A read that began later saw the views at a later moment (commits are seen in order), whatever it returned.
-        if (read.at() - confirmation.at() > 0) {
-            confirmation = read;
-        }
-        return confirmation;
     }
 
     /** The version of the views, bumped at the commit of every change to them (Flyway V4, directory_version). */
@@ -276,21 +234,25 @@ public class Directory {
                 .createNativeQuery("select version from directory_version where id = 1").getSingleResult()).longValue();
     }
 
-    /** The key's row, stamped with the version read just before it (so the row is at least that new). */
+    /**
+     * The key's row, stamped with the version read just before it in the same transaction (so the row is at least that
+     * new). Reading it here rather than taking the last read costs one query per load, and spares the event loop a
+     * miss: an entry stamped with an older version than the views had would be missed there once the newer one is read.
+     */
     private Optional<Stamped<KnownKey>> viewKey(String keyHash) {
         rowReads.increment();
         return QuarkusTransaction.requiringNew().call(() -> {
-            long version = readVersion();
+            long stamp = version.readNow();
             return Optional.ofNullable(StoredKey.<StoredKey>findById(keyHash))
-                    .map(k -> new Stamped<>(KnownKey.of(k), version));
+                    .map(k -> new Stamped<>(KnownKey.of(k), stamp));
         });
     }
 
     private Optional<Stamped<UUID>> viewMerchant(UUID accountId, String reference) {
         rowReads.increment();
         return QuarkusTransaction.requiringNew().call(() -> {
-            long version = readVersion();
-            return StoredMerchant.resolve(accountId, reference).map(m -> new Stamped<>(m.merchantId, version));
+            long stamp = version.readNow();
+            return StoredMerchant.resolve(accountId, reference).map(m -> new Stamped<>(m.merchantId, stamp));
         });
     }
 
