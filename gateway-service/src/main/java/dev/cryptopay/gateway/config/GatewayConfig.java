@@ -13,7 +13,10 @@ public interface GatewayConfig {
     /** Base URLs of the downstream services. */
     Services services();
 
-    /** Lifetime of the internal identity token minted per request. */
+    /**
+     * Lifetime of the internal identity token; one identity's token is handed out for half of it, and signed again in
+     * the background once two fifths have passed (docs/decisions.md §77, §107).
+     */
     @WithDefault("60s")
     Duration identityTokenLifetime();
 
