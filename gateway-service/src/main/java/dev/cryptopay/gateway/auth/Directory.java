@@ -16,10 +16,6 @@ import jakarta.ws.rs.WebApplicationException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 import org.jboss.logging.Logger;
@@ -73,15 +69,10 @@ public class Directory {
     private final ViewVersion version;
     private final LoadingCache<String, Stamped<KnownKey>> keys;
     private final LoadingCache<MerchantName, Stamped<UUID>> merchants;
-    private final AtomicBoolean refreshing = new AtomicBoolean();
     /** Reads of a key's or merchant's row from the views (for tests). */
     private final LongAdder rowReads = new LongAdder();
     /** Runs the background reads of the version (one at a time: each reads one row of the gateway's own database). */
-    private final ExecutorService refresher = Executors.newSingleThreadExecutor(r -> {
-        Thread thread = new Thread(r, "directory-refresh");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final BackgroundRefresh<String> refresher = new BackgroundRefresh<>("directory-refresh");
     /** The lookups at merchant-service running now, one per key or merchant (§89). */
     private final SingleFlight<String, KeyLookup> keyLookups = new SingleFlight<>();
     private final SingleFlight<MerchantName, Boolean> merchantLookups = new SingleFlight<>();
@@ -105,7 +96,7 @@ public class Directory {
 
     @PreDestroy
     void stop() {
-        refresher.shutdownNow();
+        refresher.stop();
     }
 
     /** The key with this hash, from the cache, the view, or merchant-service (in that order). */
@@ -210,22 +201,8 @@ public class Directory {
     }
 
     private void refreshInBackground() {
-        if (!refreshing.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            refresher.execute(() -> {
-                try {
-                    version.current();
-                } catch (RuntimeException e) {
-                    LOG.debugf("reading the directory's version failed: %s", e.getMessage());
-                } finally {
-                    refreshing.set(false);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            refreshing.set(false); // stopping
-        }
+        refresher.start("directory_version", version::current,
+                e -> LOG.debugf("reading the directory's version failed: %s", e.getMessage()));
     }
 
     /** The version of the views, bumped at the commit of every change to them (Flyway V4, directory_version). */

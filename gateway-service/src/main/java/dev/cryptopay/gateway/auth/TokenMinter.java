@@ -11,11 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 import org.jboss.logging.Logger;
@@ -43,24 +40,24 @@ public class TokenMinter {
     private final long reuseNanos;
     private final BiFunction<Identity, Instant, String> signer;
     private final LongSupplier nanoClock;
-    private final ExecutorService refresher;
+    /** Signs identities' next tokens in the background, one task per identity at a time. */
+    private final BackgroundRefresh<Identity> refresher;
     private final Map<Identity, Minted> recent = new ConcurrentHashMap<>();
-    /** The identities whose token is being signed again in the background now. */
-    private final Set<Identity> refreshing = ConcurrentHashMap.newKeySet();
 
     @Inject
     public TokenMinter(GatewayConfig config) {
         this(config.identityTokenLifetime(), (identity, now) -> sign(identity, now, config.identityTokenLifetime()),
-                System::nanoTime, Executors.newSingleThreadExecutor(r -> {
-                    Thread thread = new Thread(r, "token-refresh");
-                    thread.setDaemon(true);
-                    return thread;
-                }));
+                System::nanoTime, new BackgroundRefresh<>("token-refresh"));
     }
 
-    /** With a signer, a clock and an executor of the caller's (tests). */
+    /** With a signer, a clock and a background executor of the caller's (tests). */
     TokenMinter(Duration lifetime, BiFunction<Identity, Instant, String> signer, LongSupplier nanoClock,
-            ExecutorService refresher) {
+            ExecutorService background) {
+        this(lifetime, signer, nanoClock, new BackgroundRefresh<>(background));
+    }
+
+    private TokenMinter(Duration lifetime, BiFunction<Identity, Instant, String> signer, LongSupplier nanoClock,
+            BackgroundRefresh<Identity> refresher) {
         this.reuseNanos = lifetime.toNanos() / 2;
         this.refreshAfterNanos = lifetime.toNanos() * 2 / 5;
         this.signer = signer;
@@ -70,7 +67,7 @@ public class TokenMinter {
 
     @PreDestroy
     void stop() {
-        refresher.shutdownNow();
+        refresher.stop();
     }
 
     /** The identity's token if one minted earlier may still be reused (never signs, so never costs a signature). */
@@ -94,7 +91,8 @@ public class TokenMinter {
             return null;
         }
         if (now - minted.signedAt() >= refreshAfterNanos) {
-            refreshInBackground(identity);
+            refresher.start(identity, () -> mint(identity, nanoClock.getAsLong()), e -> LOG.warnf(
+                    "signing an identity token in the background failed: %s", e.getMessage()));
         }
         return minted;
     }
@@ -106,25 +104,6 @@ public class TokenMinter {
         }
         // a token signed later replaces one signed earlier, never the other way round
         return recent.merge(identity, minted, (old, signed) -> signed.signedAt() - old.signedAt() >= 0 ? signed : old);
-    }
-
-    private void refreshInBackground(Identity identity) {
-        if (!refreshing.add(identity)) {
-            return;
-        }
-        try {
-            refresher.execute(() -> {
-                try {
-                    mint(identity, nanoClock.getAsLong());
-                } catch (RuntimeException e) {
-                    LOG.warnf("signing an identity token in the background failed: %s", e.getMessage());
-                } finally {
-                    refreshing.remove(identity);
-                }
-            });
-        } catch (RejectedExecutionException e) {
-            refreshing.remove(identity); // stopping
-        }
     }
 
     private static String sign(Identity identity, Instant now, Duration lifetime) {

@@ -21,9 +21,11 @@ import java.util.function.LongSupplier;
  */
 public final class ViewVersion {
 
-    /** What {@link #known} answers when no read of the version is younger than the time to live. */
+    /**
+     * What {@link #known} answers when no read of the version is younger than the time to live; also the version of
+     * the last read before the first read and after a {@link #forget}.
+     */
     public static final long UNKNOWN = Long.MIN_VALUE;
-    private static final long UNREAD = UNKNOWN;
 
     /** A version as read, and when the read began: the table had that version at some moment after {@code at}. */
     private record Read(long version, long at) {
@@ -44,7 +46,7 @@ public final class ViewVersion {
         this.ttlNanos = ttlNanos;
         this.reader = reader;
         this.nanoClock = nanoClock;
-        this.last = new Read(UNREAD, nanoClock.getAsLong() - 1); // any read begins later
+        this.last = new Read(UNKNOWN, nanoClock.getAsLong() - 1); // any read begins later
     }
 
     /** The last read version if that read began less than the time to live ago, else {@link #UNKNOWN}; never reads. */
@@ -56,7 +58,7 @@ public final class ViewVersion {
     /** Whether {@link #current} would read the version now (the last read is older than half the time to live). */
     public boolean due() {
         Read known = last;
-        return known.version() == UNREAD || nanoClock.getAsLong() - known.at() >= ttlNanos / 2;
+        return known.version() == UNKNOWN || nanoClock.getAsLong() - known.at() >= ttlNanos / 2;
     }
 
     /**
@@ -64,17 +66,17 @@ public final class ViewVersion {
      * version again (and sees the change). A read that was under way meanwhile is not kept.
      */
     public synchronized void forget() {
-        last = new Read(UNREAD, nanoClock.getAsLong());
+        last = new Read(UNKNOWN, nanoClock.getAsLong());
     }
 
     /** The table's version as of no longer than the time to live ago (read now when the last read is too old). */
     public long current() {
         Read known = last;
         long age = nanoClock.getAsLong() - known.at();
-        if (known.version() != UNREAD && age < ttlNanos / 2) {
+        if (known.version() != UNKNOWN && age < ttlNanos / 2) {
             return known.version();
         }
-        if (known.version() != UNREAD && age < ttlNanos) {
+        if (known.version() != UNKNOWN && age < ttlNanos) {
             if (!reading.compareAndSet(false, true)) {
                 return known.version(); // another caller is reading it now
             }
