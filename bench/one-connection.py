@@ -29,8 +29,8 @@ def read_headers(path):
     requests = []
     for line in open(path):
         if line.strip():
-            requests.append(dict((part.split(":", 1)[0].strip(), part.split(":", 1)[1].strip())
-                                 for part in line.rstrip("\n").split("\t")))
+            fields = (part.split(":", 1) for part in line.rstrip("\n").split("\t"))
+            requests.append({name.strip(): value.strip() for name, value in fields})
     return requests
 
 
@@ -49,21 +49,21 @@ class Path:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffered = b""
 
+    def _receive(self):
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            raise ConnectionError("closed by the server")
+        self.buffered += chunk
+
     def _read_until(self, marker):
         while marker not in self.buffered:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("closed by the server")
-            self.buffered += chunk
+            self._receive()
         head, self.buffered = self.buffered.split(marker, 1)
         return head
 
     def _read_exactly(self, n):
         while len(self.buffered) < n:
-            chunk = self.sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("closed by the server")
-            self.buffered += chunk
+            self._receive()
         data, self.buffered = self.buffered[:n], self.buffered[n:]
         return data
 

@@ -20,11 +20,7 @@ final class BackgroundRefresh<K> {
 
     /** On a daemon thread named {@code threadName}. */
     BackgroundRefresh(String threadName) {
-        this(Executors.newSingleThreadExecutor(r -> {
-            Thread thread = new Thread(r, threadName);
-            thread.setDaemon(true);
-            return thread;
-        }));
+        this(Executors.newSingleThreadExecutor(Thread.ofPlatform().name(threadName).daemon().factory()));
     }
 
     /** On the given executor (tests run it by hand). */

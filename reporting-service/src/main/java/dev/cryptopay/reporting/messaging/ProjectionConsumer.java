@@ -47,11 +47,8 @@ public class ProjectionConsumer {
     private final StreamTopics topics;
     private final BatchRetry retry = new BatchRetry();
     /** Applies the partitions of one poll side by side (the topics have 3 partitions; up to 4 at once). */
-    private final ExecutorService pool = Executors.newFixedThreadPool(4, runnable -> {
-        Thread thread = new Thread(runnable, "reporting-projection");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService pool = Executors.newFixedThreadPool(4,
+            Thread.ofPlatform().name("reporting-projection").daemon().factory());
 
     public ProjectionConsumer(ProjectionWriter writer, StreamTopics topics) {
         this.writer = writer;

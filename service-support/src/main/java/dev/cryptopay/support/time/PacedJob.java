@@ -63,11 +63,7 @@ public final class PacedJob {
         this.name = name;
         this.backoff = backoff;
         this.job = job;
-        this.thread = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread t = new Thread(runnable, name);
-            t.setDaemon(true);
-            return t;
-        });
+        this.thread = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().name(name).daemon().factory());
         // A replaced timed run leaves the queue at once instead of waiting there for its time (up to the cap), and
         // nothing queued runs after stop().
         thread.setRemoveOnCancelPolicy(true);

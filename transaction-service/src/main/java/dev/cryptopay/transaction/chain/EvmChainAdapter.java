@@ -172,11 +172,8 @@ public final class EvmChainAdapter implements ChainAdapter, AutoCloseable {
                 .build();
         // web3j's default gives every instance its own pool plus a JVM shutdown hook; one lazy thread that close()
         // ends is enough (it only serves web3j's polling helpers, which this class does not use).
-        ScheduledExecutorService web3jExecutor = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "web3j-" + network);
-            thread.setDaemon(true);
-            return thread;
-        });
+        ScheduledExecutorService web3jExecutor = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("web3j-" + network).daemon().factory());
         this.web3j = Web3j.build(new HttpService(rpcUrl, http), 15_000, web3jExecutor);
         this.rpcCallCounter = Counter.builder("cryptopay.chain.rpc.calls")
                 .description("JSON-RPC method calls sent to the network's node (each member of a batch counts)")
