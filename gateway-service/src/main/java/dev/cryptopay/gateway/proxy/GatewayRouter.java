@@ -104,6 +104,7 @@ public class GatewayRouter {
     private final IdempotencyStore idempotency;
     private final GatewayConfig config;
     private final ObjectMapper mapper;
+    private final UpstreamTimers upstreamTimers;
     /**
      * One HTTP client (so one connection pool) and its proxies per event loop, keyed by the event loop of the request
      * being forwarded. Vert.x' client pool hands any idle connection to any requester (most recently used first,
@@ -118,7 +119,8 @@ public class GatewayRouter {
     private Vertx vertx;
 
     public GatewayRouter(RouteTable routes, Authenticator authenticator, TokenMinter minter, RateLimiter rateLimiter,
-            ClientAddress clientAddress, IdempotencyStore idempotency, GatewayConfig config, ObjectMapper mapper) {
+            ClientAddress clientAddress, IdempotencyStore idempotency, GatewayConfig config, ObjectMapper mapper,
+            UpstreamTimers upstreamTimers) {
         this.routes = routes;
         this.authenticator = authenticator;
         this.minter = minter;
@@ -127,6 +129,7 @@ public class GatewayRouter {
         this.idempotency = idempotency;
         this.config = config;
         this.mapper = mapper;
+        this.upstreamTimers = upstreamTimers;
     }
 
     void install(@Observes Router router, Vertx vertx) {
@@ -505,13 +508,19 @@ public class GatewayRouter {
             if (forwarding != null && forwarding.body() != null) {
                 context.request().setBody(Body.body(forwarding.body()));
             }
-            return context.sendRequest().recover(failure -> {
+            long sent = System.nanoTime();
+            return context.sendRequest().map(response -> {
+                upstreamTimers.answered(service, response.getStatusCode(), System.nanoTime() - sent);
+                return response;
+            }).recover(failure -> {
                 if (context.request().proxiedRequest().response().closed()) {
                     // The client hung up with its request in flight and the proxy reset the service's stream: not a
-                    // failing service (under load every closed connection logged this), and nobody to answer.
+                    // failing service (under load every closed connection logged this), and nobody to answer; nor
+                    // is it timed, since the service never got to answer.
                     LOG.debugf("%s request dropped, the client went away: %s", service, failure.getMessage());
                 } else {
                     LOG.warnf("%s service failed: %s", service, failure.getMessage());
+                    upstreamTimers.unavailable(service, System.nanoTime() - sent);
                 }
                 Problem problem = ApiException.unavailable("A service behind the gateway is unavailable; retry later.",
                         RETRY_AFTER_SECONDS).toProblem();

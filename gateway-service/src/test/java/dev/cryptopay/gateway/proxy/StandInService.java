@@ -9,7 +9,7 @@ import java.util.concurrent.Executor;
 
 /**
  * A JDK HTTP server standing in for a downstream service on its test port (no real service in these tests): it hands
- * every request to {@code seen}, then answers 200 with {@code {"ok":true}}.
+ * every request to {@code seen}, then answers 200 (or the status given) with {@code {"ok":true}}.
  */
 final class StandInService {
 
@@ -24,13 +24,18 @@ final class StandInService {
 
     /** Starts the stand-in on {@code port}; {@code executor} null handles requests on the server's own thread. */
     static HttpServer start(int port, Executor executor, Observer seen) throws IOException {
+        return start(port, executor, seen, 200);
+    }
+
+    /** The same, answering {@code status}. */
+    static HttpServer start(int port, Executor executor, Observer seen, int status) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.setExecutor(executor);
         server.createContext("/", exchange -> {
             seen.seen(exchange);
             byte[] answer = "{\"ok\":true}".getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(200, answer.length);
+            exchange.sendResponseHeaders(status, answer.length);
             exchange.getResponseBody().write(answer);
             exchange.close();
         });
