@@ -447,6 +447,19 @@ db_snapshot() {
     from pg_stat_wal union all select 'server', '*checkpoints*', checkpoints_timed + checkpoints_req, 0, 0
     from pg_stat_bgwriter" >>"$out/db-$1.txt" 2>/dev/null || true
 }
+# gateway_split NAME METHOD URI: the gateway's own timers so far (docs/decisions.md §108), as "requests seconds
+# answers seconds": its requests of METHOD on the route template URI (http_server_requests_seconds) and
+# transaction-service's answers to what it forwarded (gateway_upstream_requests_seconds), each summed over statuses and
+# outcomes. Between two snapshots of a phase in which the gateway forwards only those requests, the difference of the
+# two sums per request is the time a request spent in the gateway, beside the service's. Empty for a gateway without
+# the upstream timer.
+gateway_split() {
+  curl -s "http://127.0.0.1:$((PORT[gateway] + 100))/q/metrics" | awk -v m="method=\"$2\"" -v u="uri=\"$3\"" '
+    /^http_server_requests_seconds_(count|sum)\{/ && index($0, m) && index($0, u) { v[/_count\{/ ? "rc" : "rs"] += $NF }
+    /^gateway_upstream_requests_seconds_(count|sum)\{/ && index($0, "service=\"transaction\"") {
+      v[/_count\{/ ? "ac" : "as"] += $NF; seen = 1 }
+    END { if (seen) printf "%d %.6f %d %.6f\n", v["rc"], v["rs"], v["ac"], v["as"] }' >"$out/split-$1.txt" || true
+}
 run_wrk() { # name url header (or @file, see wrk_post)
   local name="$1" url="$2" header="$3" sampler
   step "$name: POST /transaction for $duration with $connections connections"
@@ -455,6 +468,7 @@ run_wrk() { # name url header (or @file, see wrk_post)
   [[ "$name" == gateway ]] && db_snapshot "$name-0"
   cpu_snapshot "$name-0"
   thread_snapshot "$name-0"
+  [[ "$name" == gateway* ]] && gateway_split "$name-0" POST /transaction
   if $jfr && [[ "$name" == gateway* ]]; then
     for s in gateway transaction; do
       # deep stacks: Quarkus request stacks are longer than JFR's default 64 frames, which cuts off the callers
@@ -466,6 +480,7 @@ run_wrk() { # name url header (or @file, see wrk_post)
   wrk_post "$duration" "$url" "$header" >"$out/wrk-$name.txt" 2>"$out/wrk-$name.err"
   cpu_snapshot "$name-1"
   thread_snapshot "$name-1"
+  [[ "$name" == gateway* ]] && gateway_split "$name-1" POST /transaction
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
   # 2 s more for the consumers of the run's last events and for the statistics, which backends report about once a
@@ -604,13 +619,17 @@ fi
 printf 'X-Api-Key: %s\tX-MID: %s\n' "$api_key" "$merchant" >"$out/one-get-gateway.txt"
 echo "Authorization: Bearer $api_token" >"$out/one-get-direct.txt"
 step "one connection, request by request: $ONE_PAIRS pairs of POST /transaction, then of GET /transaction/{id}, gateway and direct in turn"
+gateway_split one-post-0 POST /transaction
 python3 "$BENCH_DIR/one-connection.py" POST /transaction http://127.0.0.1:8080 "$one_post_gateway" \
   http://127.0.0.1:8082 "$one_post_direct" "$ONE_PAIRS" \
   '{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base","referenceNumber":"bench-order"}' \
   >"$out/one-post-pairs.json" || die "the one-connection POST pairs failed"
+gateway_split one-post-1 POST /transaction
+gateway_split one-get-0 GET '/transaction/{transactionID}'
 python3 "$BENCH_DIR/one-connection.py" GET "/transaction/$first_tx" http://127.0.0.1:8080 "$out/one-get-gateway.txt" \
   http://127.0.0.1:8082 "$out/one-get-direct.txt" "$ONE_PAIRS" >"$out/one-get-pairs.json" ||
   die "the one-connection GET pairs failed"
+gateway_split one-get-1 GET '/transaction/{transactionID}'
 
 if $jfr; then
   sleep 2 # the recordings end with the run
@@ -737,6 +756,19 @@ def again(label, again_run, direct_run, digits):
     row(f"{label}again: throughput / direct", f"{a['rps']/d['rps']:.0%}", ">= 80%", "-", a["rps"] >= 0.8 * d["rps"])
 gw2 = wrk("gateway2")
 again("gateway ", gw2, direct, 1)
+def in_gateway(name):
+    """Mean ms a request spent in the gateway over a phase (gateway_split), or None without the upstream timer."""
+    try:
+        r0, s0, a0, t0 = (float(x) for x in open(f"{out}/split-{name}-0.txt").read().split())
+        r1, s1, a1, t1 = (float(x) for x in open(f"{out}/split-{name}-1.txt").read().split())
+    except (OSError, ValueError):
+        return None
+    return ((s1 - s0) - (t1 - t0)) / max(1, r1 - r0) * 1000 if r1 > r0 else None
+def ms_or_dash(value):
+    return "-" if value is None else f"{value:.2f}"
+row("time a creation spent in the gateway, mean ms (its request time minus the service's answer, decisions §108): "
+    "gateway run / again", f"{ms_or_dash(in_gateway('gateway'))} / {ms_or_dash(in_gateway('gateway2'))}",
+    "(reported)", "-", None)
 for run, r in (("gateway", gw), ("direct", direct), ("gateway2", gw2)):
     for group in ("gateway", "transaction", "postgres"):
         if run == "direct" and group == "gateway":
@@ -784,6 +816,8 @@ for what, label in (("post", "POST /transaction"), ("get", "GET /transaction/{id
     row(f"one connection, {label}, request by request: gateway adds at p50 (ms)", f"{pairs['adds_p50']:.2f}", "<= 1",
         "-", pairs["adds_p50"] <= 1)
     row(f"one connection, {label}, request by request: errors", f"{pairs['errors']}", "0", "-", pairs["errors"] == 0)
+    row(f"one connection, {label}, request by request: time in the gateway, mean ms (decisions §108)",
+        ms_or_dash(in_gateway(f"one-{what}")), "(reported)", "-", None)
 services = ("gateway", "merchant", "transaction", "subscription", "webhook", "reporting")
 idle0_six = sum(cpu["idle0"][s] for s in services) / idle
 open_before = open(f"{out}/open-before.txt").read().strip()
