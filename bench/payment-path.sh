@@ -759,8 +759,9 @@ again("gateway ", gw2, direct, 1)
 def in_gateway(name):
     """Mean ms a request spent in the gateway over a phase (gateway_split), or None without the upstream timer."""
     try:
-        r0, s0, a0, t0 = (float(x) for x in open(f"{out}/split-{name}-0.txt").read().split())
-        r1, s1, a1, t1 = (float(x) for x in open(f"{out}/split-{name}-1.txt").read().split())
+        # the answers' count (third field) stays in the file for a reader: a client that hung up is not timed
+        r0, s0, _, t0 = (float(x) for x in open(f"{out}/split-{name}-0.txt").read().split())
+        r1, s1, _, t1 = (float(x) for x in open(f"{out}/split-{name}-1.txt").read().split())
     except (OSError, ValueError):
         return None
     return ((s1 - s0) - (t1 - t0)) / max(1, r1 - r0) * 1000 if r1 > r0 else None
