@@ -14,7 +14,9 @@ public final class Topics {
     public static final String KEYS = "payments.keys.v1";
     /**
      * Internal, not part of the public stream: subscription-service asks transaction-service to open a billing
-     * transaction, and hears back only when that is refused; key = the requested transactionId.
+     * transaction, transaction-service answers when that is refused and, once opened, sends each of the transaction's
+     * {@code transaction.*} events here as well (the public event under an id of its own, docs/decisions.md §109);
+     * key = the requested transactionId.
      */
     public static final String BILLING = "internal.billing.v1";
 

@@ -18,8 +18,9 @@ import java.util.UUID;
 /**
  * Creates subscription payments and opens their attempts. Opening an attempt writes a
  * {@code billing.transaction_requested} event on internal.billing.v1 through this service's outbox, in the same
- * transaction: transaction-service opens the transaction under the attempt's id (idempotently), and its events on
- * payments.transactions.v1 then move the attempt (TransactionOutcomes). The caller holds the subscription's lock.
+ * transaction: transaction-service opens the transaction under the attempt's id (idempotently), and its events, which
+ * it sends to internal.billing.v1 as well as to payments.transactions.v1 (docs/decisions.md §109), then move the
+ * attempt (TransactionEventConsumer). The caller holds the subscription's lock.
  */
 @ApplicationScoped
 public class Billing {

@@ -17,18 +17,20 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
 
 /**
- * Reads the three topics subscription-service consumes with one consumer (each consumer's poll and heartbeat threads
+ * Reads the two topics subscription-service consumes with one consumer (each consumer's poll and heartbeat threads
  * cost an idle service about 0.5% of a core, docs/decisions.md §102), a poll at a time in one database transaction:
- * merchant-service's compacted merchants topic ({@link MerchantViewConsumer}), the billing transactions
- * ({@link TransactionEventConsumer}: every transaction event is read, this service's attempts applied, the poll's in
- * one lookup) and transaction-service's rejections of billing requests ({@link BillingRejectionConsumer}; this
- * service's own requests on that topic are skipped by type). Each topic's records are applied in their order; the
- * topics never depended on each other's order.
+ * merchant-service's compacted merchants topic ({@link MerchantViewConsumer}) and {@code internal.billing.v1}, where
+ * transaction-service answers this service's billing requests: the events of the billing transactions
+ * ({@link TransactionEventConsumer}, the poll's in one lookup; transaction-service sends a billing transaction's
+ * events there as well as to the public stream, so this service no longer reads every transaction of the platform,
+ * docs/decisions.md §109) and its rejections ({@link BillingRejectionConsumer}). This service's own requests on that
+ * topic are skipped by type. Each topic's records are applied in their order; the topics never depended on each
+ * other's order.
  */
 @ApplicationScoped
 public class InboundEventsConsumer {
 
-    /** The channel of the three topics (group {@code subscription-service}). */
+    /** The channel of the two topics (group {@code subscription-service}). */
     public static final String CHANNEL = "events-in";
     /** The channel's rebalance listener: carries the offsets of the per-topic groups it replaced over. */
     public static final String CARRY_OVER = "subscription-service.carry-over";
@@ -55,8 +57,13 @@ public class InboundEventsConsumer {
             }
             switch (record.topic()) {
                 case Topics.MERCHANTS -> merchants.apply(record.value());
-                case Topics.BILLING -> rejections.apply(record.value());
-                case Topics.TRANSACTIONS -> transactionEvents.add(record.value());
+                case Topics.BILLING -> {
+                    if (TransactionEventConsumer.isTransactionEvent(record.value())) {
+                        transactionEvents.add(record.value());
+                    } else {
+                        rejections.apply(record.value());
+                    }
+                }
                 default -> throw new IllegalStateException("not a topic of " + CHANNEL + ": " + record.topic());
             }
         }
@@ -65,15 +72,17 @@ public class InboundEventsConsumer {
         }
     }
 
-    /** Until this consumer, each topic had a group of its own (the tests' groups were named apart). */
+    /**
+     * Until this consumer, each topic had a group of its own (the tests' groups were named apart); the transactions
+     * topic's is no longer read (docs/decisions.md §109).
+     */
     @Produces
     @Singleton
     @Identifier(CARRY_OVER)
     KafkaConsumerRebalanceListener carryOver(@Identifier("default-kafka-broker") Map<String, Object> broker) {
         return new OffsetCarryOver(broker, group -> {
             String prefix = group.endsWith("-test") ? "subscription-test-" : "subscription-";
-            return Map.of(Topics.MERCHANTS, prefix + "merchant-view", Topics.TRANSACTIONS, prefix + "transactions",
-                    Topics.BILLING, prefix + "billing");
+            return Map.of(Topics.MERCHANTS, prefix + "merchant-view", Topics.BILLING, prefix + "billing");
         });
     }
 }

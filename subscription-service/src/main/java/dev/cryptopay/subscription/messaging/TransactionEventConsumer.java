@@ -20,12 +20,13 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Follows the billing transactions on {@code payments.transactions.v1}: only events whose {@code transactionID} is
+ * Follows the billing transactions on {@code internal.billing.v1}, where transaction-service sends their events as
+ * well as to {@code payments.transactions.v1} (docs/decisions.md §109): only events whose {@code transactionID} is
  * one of this service's attempt ids are applied (others are skipped without a trace), once per event id (inbox), and
  * an event older than the newest applied one ({@code version}, when present) is ignored. Records come a poll at a
- * time, in one database transaction, and one query finds which of them are billing attempts: nearly every
- * transaction is not, and one lookup and commit per event was this service's whole cost under load
- * (docs/performance.md, sixth step).
+ * time, in one database transaction, and one query finds which of them are billing attempts (one lookup and commit per
+ * event was this service's whole cost under load when it read every transaction event, docs/performance.md, sixth
+ * step).
  * <ul>
  * <li>every event: the address and crypto amount of {@code payments[0]}, the first transfer's hash;</li>
  * <li>{@code paymentStatus} 0: PENDING (awaiting funds); 2: CONFIRMING (a transfer is seen: no clock of this service
@@ -76,6 +77,16 @@ public class TransactionEventConsumer {
             }
         }
         return applied;
+    }
+
+    /** Whether {@code value} is a CloudEvent of a transaction ({@code transaction.*}), as {@link #applyAll} takes. */
+    static boolean isTransactionEvent(String value) {
+        try {
+            String type = CloudEvent.parse(value).type();
+            return type != null && type.startsWith("transaction.");
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
     }
 
     /** A record that is a transaction event naming a transaction id (any transaction's, not yet known to be ours). */

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.cryptopay.events.BillingRejection;
 import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.Topics;
 import dev.cryptopay.subscription.domain.BillingCalendar;
 import dev.cryptopay.subscription.domain.BillingClock;
 import dev.cryptopay.subscription.domain.BillingInterval;
@@ -33,7 +34,13 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Properties;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -56,6 +63,9 @@ class BillingTest {
 
     @Inject
     BillingRejectionConsumer rejections;
+
+    @ConfigProperty(name = "kafka.bootstrap.servers")
+    String bootstrap;
 
     @BeforeAll
     static void logFailures() {
@@ -389,6 +399,37 @@ class BillingTest {
         assertEquals("ACTIVE", Api.subscription(s.account(), s.id()).getString("status"));
         assertEquals(0, Fixtures.deliverTransactionEvents(poll), "a redelivered poll changes nothing");
         assertEquals(0, Fixtures.deliverTransactionEvents(List.of()));
+    }
+
+    @Test
+    void theBillingTransactionsEventsArriveOnTheBillingTopic() throws Exception {
+        Sub s = newSubscription("10");
+        job.runOnce();
+        String attempt = openAttempt(s);
+        // As transaction-service sends a billing transaction's events (decisions §109): on internal.billing.v1, read
+        // by the service's own consumer from the test broker, beside this service's requests on the same topic.
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            for (String event : List.of(
+                    Fixtures.transactionEvent(EventTypes.TRANSACTION_CREATED, attempt, 1, 0, 0, "10", "0",
+                            "0xbilling", "10", null),
+                    Fixtures.transactionEvent(EventTypes.TRANSACTION_SUCCESS, attempt, 2, 1, 1, "10", "10",
+                            "0xbilling", "10", "0xbillinghash"))) {
+                producer.send(new ProducerRecord<>(Topics.BILLING, attempt, event)).get();
+            }
+        }
+        Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+        JsonPath payments = Api.payments(s.account(), s.id());
+        while (!"PAID".equals(payments.getString("payments[0].payments[0].result"))) {
+            assertTrue(Instant.now().isBefore(deadline), "not applied from the billing topic: " + payments.prettify());
+            Thread.sleep(100);
+            payments = Api.payments(s.account(), s.id());
+        }
+        assertEquals("0xbillinghash", payments.getString("payments[0].payments[0].txnHash"));
+        assertEquals("PAID", payments.getString("payments[0].status"));
+        assertEquals("ACTIVE", Api.subscription(s.account(), s.id()).getString("status"));
     }
 
     @Test

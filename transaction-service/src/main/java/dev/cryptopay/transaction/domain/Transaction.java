@@ -82,6 +82,13 @@ public class Transaction extends PanacheEntityBase {
     @Column(name = "kyc_triggered", nullable = false)
     public boolean kycTriggered;
 
+    /**
+     * Opened for a billing attempt of subscription-service: its events go to {@code internal.billing.v1} too
+     * (docs/decisions.md §109).
+     */
+    @Column(nullable = false)
+    public boolean billing;
+
     @Column(name = "travel_rule_triggered", nullable = false)
     public boolean travelRuleTriggered;
 

@@ -19,6 +19,7 @@ import dev.cryptopay.transaction.domain.MerchantView;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.service.NewTransaction;
+import dev.cryptopay.transaction.service.Opener;
 import dev.cryptopay.transaction.service.TransactionService;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
@@ -275,7 +276,7 @@ public class BillingRequestConsumer {
         NewTransaction transaction = new NewTransaction(request.descriptor(), request.referenceNumber(), scaled,
                 request.currency(), request.asset(), request.network(), null, null, null);
         try {
-            transactions.open(id, merchant, transaction, false);
+            transactions.open(id, merchant, transaction, Opener.BILLING);
         } catch (ApiException e) {
             if (e.status() == 503) {
                 throw new Temporary(e.getMessage());

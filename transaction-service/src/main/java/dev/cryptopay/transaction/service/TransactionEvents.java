@@ -15,7 +15,9 @@ import java.util.function.Supplier;
 
 /**
  * Transaction events on {@code payments.transactions.v1} through the outbox, keyed by transactionID; each
- * carries the full Transaction as GET /transaction/{id} answers an API key after the change, with its version.
+ * carries the full Transaction as GET /transaction/{id} answers an API key after the change, with its version. A
+ * billing transaction's events go to {@code internal.billing.v1} as well, where subscription-service follows the
+ * transactions of its attempts without reading every transaction of the platform (docs/decisions.md §109).
  */
 @ApplicationScoped
 public class TransactionEvents {
@@ -61,9 +63,16 @@ public class TransactionEvents {
         append(type, tx, () -> rows.view(tx));
     }
 
-    /** Grows the version, then builds the view (which carries it) and appends it without {@code kycDetails}. */
+    /**
+     * Grows the version, then builds the view (which carries it) and appends it without {@code kycDetails}; for a
+     * billing transaction the same event, under an id of its own, to {@code internal.billing.v1} too.
+     */
     private void append(String type, Transaction tx, Supplier<TransactionView> view) {
         tx.version++;
-        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), view.get().withoutKycDetails());
+        TransactionView event = view.get().withoutKycDetails();
+        outbox.append(Topics.TRANSACTIONS, type, tx.id.toString(), event);
+        if (tx.billing) {
+            outbox.append(Topics.BILLING, type, tx.id.toString(), event);
+        }
     }
 }

@@ -71,17 +71,18 @@ public class TransactionService {
     @Transactional
     public CreationResult create(Caller caller, NewTransaction request) {
         CallerScope scope = access.scope(caller);
-        return open(UUID.randomUUID(), access.forCreation(scope), request, scope.apiKey());
+        return open(UUID.randomUUID(), access.forCreation(scope), request,
+                scope.apiKey() ? Opener.API_KEY : Opener.PUBLISHABLE_KEY);
     }
 
     /**
      * Opens a transaction under {@code id} for {@code merchant}, with the merchant's rules (accepted assets, FX
      * permission, the KYC gate, the quota of open transactions) and its events: what {@code POST /transaction} does
-     * once the caller is known. Billing requests of subscription-service come in here too ({@code apiKey} false: they
+     * once the caller is known. Billing requests of subscription-service come in here too ({@link Opener#BILLING}: they
      * never carry an fxRate; at the quota they are rejected like any other refusal).
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public CreationResult open(UUID id, MerchantView merchant, NewTransaction request, boolean apiKey) {
+    public CreationResult open(UUID id, MerchantView merchant, NewTransaction request, Opener opener) {
         requireEnabled(merchant);
         MerchantConfiguration config = merchant.config;
 
@@ -90,7 +91,7 @@ public class TransactionService {
         v.throwIfInvalid();
         quota.checkRoomFor(merchant);
         if (request.fxRate() != null) {
-            if (!apiKey) {
+            if (opener != Opener.API_KEY) {
                 throw ApiException.forbidden("fxRate may only be set with an API key (X-Api-Key with X-MID).");
             }
             if (!config.fxRateAllowed()) {
@@ -120,6 +121,7 @@ public class TransactionService {
         tx.requestedAsset = request.asset();
         tx.requestedNetwork = request.network();
         tx.prefill = request.prefill();
+        tx.billing = opener == Opener.BILLING;
         tx.createdAt = now;
         tx.updatedAt = now;
 

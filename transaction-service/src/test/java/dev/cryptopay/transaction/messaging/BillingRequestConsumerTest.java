@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.messaging;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,7 @@ import dev.cryptopay.support.outbox.OutboxEvent;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.domain.Transaction;
 import dev.cryptopay.transaction.service.TestConfigurations;
+import dev.cryptopay.transaction.service.TransactionEvents;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -40,6 +42,9 @@ class BillingRequestConsumerTest {
 
     @Inject
     MerchantViewConsumer merchants;
+
+    @Inject
+    TransactionEvents transactionEvents;
 
     @Inject
     ObjectMapper mapper;
@@ -75,8 +80,41 @@ class BillingRequestConsumerTest {
             assertEquals(1, PaymentRequest.ofTransaction(id).size());
         });
         List<OutboxEvent> events = outbox(id.toString());
-        assertEquals(List.of(EventTypes.TRANSACTION_CREATED), events.stream().map(e -> e.eventType).toList());
-        assertEquals(Topics.TRANSACTIONS, events.get(0).topic);
+        assertEquals(List.of(EventTypes.TRANSACTION_CREATED, EventTypes.TRANSACTION_CREATED),
+                events.stream().map(e -> e.eventType).toList());
+        assertEquals(List.of(Topics.TRANSACTIONS, Topics.BILLING), events.stream().map(e -> e.topic).toList(),
+                "a billing transaction's event goes to the public stream and to the billing topic (decisions §109)");
+        assertSameEventUnderItsOwnId(events.get(0), events.get(1), 1);
+    }
+
+    @Test
+    void everyLaterEventOfABillingTransactionGoesToTheBillingTopicToo() {
+        MerchantConfiguration merchant = merchant();
+        UUID id = UUID.randomUUID();
+        consumer.onBillingEvent(request(new BillingRequest(id.toString(), merchant.accountId(), merchant.merchantId(),
+                new BigDecimal("12.50"), "USD", "BTC", "bitcoin", "p-later-events", null, null)).toJson());
+        assertTrue(QuarkusTransaction.requiringNew().call(() -> Transaction.<Transaction>findById(id).billing));
+
+        QuarkusTransaction.requiringNew().run(() -> transactionEvents.publish(EventTypes.TRANSACTION_EXPIRED,
+                Transaction.<Transaction>findById(id)));
+
+        List<OutboxEvent> events = outbox(id.toString());
+        assertEquals(List.of(Topics.TRANSACTIONS, Topics.BILLING, Topics.TRANSACTIONS, Topics.BILLING),
+                events.stream().map(e -> e.topic).toList());
+        assertEquals(EventTypes.TRANSACTION_EXPIRED, events.get(3).eventType);
+        assertSameEventUnderItsOwnId(events.get(2), events.get(3), 2);
+    }
+
+    /** The copy on the billing topic: the public event's type, subject and data (with {@code version}), its own id. */
+    private static void assertSameEventUnderItsOwnId(OutboxEvent published, OutboxEvent copy, int version) {
+        CloudEvent original = CloudEvent.parse(published.payload);
+        CloudEvent copied = CloudEvent.parse(copy.payload);
+        assertNotEquals(original.id(), copied.id(), "each outbox row is its own event");
+        assertEquals(original.type(), copied.type());
+        assertEquals(original.subject(), copied.subject());
+        assertEquals(published.messageKey, copy.messageKey);
+        assertEquals(original.data(), copied.data());
+        assertEquals(version, copied.data().get("version").asInt());
     }
 
     @Test

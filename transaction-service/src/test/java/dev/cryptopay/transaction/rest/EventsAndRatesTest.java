@@ -47,6 +47,8 @@ class EventsAndRatesTest {
 
         List<OutboxEvent> rows = events(id);
         assertEquals(List.of("transaction.created", "transaction.cancelled"), rows.stream().map(r -> r.eventType).toList());
+        // not a billing transaction: nothing goes to the internal billing topic (decisions §109)
+        assertEquals(List.of(Topics.TRANSACTIONS, Topics.TRANSACTIONS), rows.stream().map(r -> r.topic).toList());
         CloudEvent created = CloudEvent.parse(rows.get(0).payload);
         assertEquals(Topics.TRANSACTIONS, rows.get(0).topic);
         assertEquals(id, created.subject());
