@@ -1,6 +1,7 @@
 package dev.cryptopay.subscription.messaging;
 
 import dev.cryptopay.events.Topics;
+import dev.cryptopay.subscription.messaging.TransactionEventConsumer.TransactionEvent;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -50,7 +51,7 @@ public class InboundEventsConsumer {
     @Blocking(ordered = true)
     @Transactional
     public void onEvents(ConsumerRecords<String, String> records) {
-        List<String> transactionEvents = new ArrayList<>();
+        List<TransactionEvent> transactionEvents = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
             if (record.value() == null) {
                 continue; // a tombstone says nothing to this service
@@ -58,8 +59,9 @@ public class InboundEventsConsumer {
             switch (record.topic()) {
                 case Topics.MERCHANTS -> merchants.apply(record.value());
                 case Topics.BILLING -> {
-                    if (TransactionEventConsumer.isTransactionEvent(record.value())) {
-                        transactionEvents.add(record.value());
+                    TransactionEvent event = TransactionEvent.parse(record.value());
+                    if (event != null) {
+                        transactionEvents.add(event);
                     } else {
                         rejections.apply(record.value());
                     }
@@ -68,7 +70,7 @@ public class InboundEventsConsumer {
             }
         }
         if (!transactionEvents.isEmpty()) {
-            transactions.applyAll(transactionEvents);
+            transactions.apply(transactionEvents);
         }
     }
 

@@ -61,6 +61,12 @@ public class TransactionEventConsumer {
                 events.add(event);
             }
         }
+        return apply(events);
+    }
+
+    /** {@link #applyAll} for events already parsed ({@link TransactionEvent#parse}), in their order. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    int apply(List<TransactionEvent> events) {
         if (events.isEmpty()) {
             return 0;
         }
@@ -79,18 +85,8 @@ public class TransactionEventConsumer {
         return applied;
     }
 
-    /** Whether {@code value} is a CloudEvent of a transaction ({@code transaction.*}), as {@link #applyAll} takes. */
-    static boolean isTransactionEvent(String value) {
-        try {
-            String type = CloudEvent.parse(value).type();
-            return type != null && type.startsWith("transaction.");
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-    }
-
     /** A record that is a transaction event naming a transaction id (any transaction's, not yet known to be ours). */
-    private record TransactionEvent(CloudEvent cloudEvent, UUID attemptId) {
+    record TransactionEvent(CloudEvent cloudEvent, UUID attemptId) {
 
         /** The event, or null when the value is not a CloudEvent of a transaction. */
         static TransactionEvent parse(String value) {
