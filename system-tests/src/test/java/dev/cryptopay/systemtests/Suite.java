@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -133,6 +134,19 @@ public final class Suite {
     /** Where a service on {@code port} serves /q/health and /q/metrics: its HTTP port + 100. */
     public static int managementPort(int port) {
         return port + 100;
+    }
+
+    /**
+     * The sum of the samples of {@code series} (a Prometheus line name such as
+     * {@code http_server_requests_seconds_count}) on {@code service}'s /q/metrics whose labels include every one of
+     * {@code labels} ({@code name="value"}); 0 when there is none.
+     */
+    public static double metricSum(String service, String series, String... labels) {
+        String metrics = RestAssured.given().baseUri("http://127.0.0.1:" + managementPort(port(service)))
+                .get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith(series + "{"))
+                .filter(l -> Arrays.stream(labels).allMatch(l::contains))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
 
     public static String jdbcUrl(String service) {

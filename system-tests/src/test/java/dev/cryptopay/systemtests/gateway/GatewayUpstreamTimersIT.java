@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class GatewayUpstreamTimersIT {
 
-    private static final String COUNT = "gateway_upstream_requests_seconds_count{";
-    private static final String SUM = "gateway_upstream_requests_seconds_sum{";
+    private static final String COUNT = "gateway_upstream_requests_seconds_count";
+    private static final String SUM = "gateway_upstream_requests_seconds_sum";
 
     private static SandboxAccount account;
     private static String merchant;
@@ -64,12 +64,8 @@ class GatewayUpstreamTimersIT {
         assertTrue(metric(COUNT, "merchant", "SUCCESS") - merchantOk >= 1, "merchant-service's answer timed too");
     }
 
-    /** One series of the gateway's upstream timers, from its management port (0 before its first request). */
-    private static double metric(String prefix, String service, String outcome) {
-        String metrics = given().baseUri("http://127.0.0.1:" + Suite.managementPort(Suite.port("gateway")))
-                .get("/q/metrics").then().statusCode(200).extract().asString();
-        return metrics.lines().filter(l -> l.startsWith(prefix))
-                .filter(l -> l.contains("service=\"" + service + "\"") && l.contains("outcome=\"" + outcome + "\""))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    /** One series of the gateway's upstream timers (0 before its first request). */
+    private static double metric(String series, String service, String outcome) {
+        return Suite.metricSum("gateway", series, "service=\"" + service + "\"", "outcome=\"" + outcome + "\"");
     }
 }

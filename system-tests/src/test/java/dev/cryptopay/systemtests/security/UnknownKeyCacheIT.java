@@ -52,10 +52,6 @@ class UnknownKeyCacheIT {
 
     /** Requests merchant-service answered on its key-lookup route, from its management port's metrics. */
     private static double lookups() {
-        String metrics = given().baseUri("http://127.0.0.1:" + Suite.managementPort(Suite.port("merchant")))
-                .get("/q/metrics").then().statusCode(200).extract().asString();
-        return metrics.lines().filter(l -> l.startsWith("http_server_requests_seconds_count{"))
-                .filter(l -> l.contains(LOOKUP_LABEL))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return Suite.metricSum("merchant", "http_server_requests_seconds_count", LOOKUP_LABEL);
     }
 }
