@@ -118,8 +118,11 @@ ticks_of() { # pids...: utime+stime of the processes (and their reaped children)
   echo "$total"
 }
 pg_pids() { pgrep -x postgres || true; }
-# thread_snapshot NAME: per thread of each service "service thread-name ticks" (thread names as /proc shows them, with
-# pool numbers folded, so a pool's threads add up), to see which threads of a service spend the CPU
+# thread_snapshot NAME: per thread of each service "service thread-id thread-name ticks" (thread names as /proc shows
+# them, with pool numbers folded, so a pool's threads add up), to see which threads of a service spend the CPU. The
+# difference of two snapshots is taken thread by thread (a thread that started in between counts from zero) and only
+# then added up by name: pools start and end threads (Quarkus' executor after 30 s idle, the JIT's compiler threads as
+# their queues shrink), and a pool's plain sum drops by all that an ended thread had ever spent.
 thread_snapshot() {
   local s t name f
   for s in "${SERVICES[@]}"; do
@@ -127,23 +130,31 @@ thread_snapshot() {
       name=$(tr ' ' '_' 2>/dev/null <"$t/comm" | sed -E 's/[-_#]?[0-9]+$//; s/[-_#][0-9]+[-_]/-N-/g') || continue
       f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
       read -r -a a <<<"$f"
-      echo "$s ${name:-?} $((a[11] + a[12]))"
+      echo "$s ${t##*/} ${name:-?} $((a[11] + a[12]))"
     done
   done >"$out/threads-$1.txt"
 }
 kafka_pids() { head -n1 "$STATE_DIR/kafka-dev/kafka.pid" 2>/dev/null || true; }
-# CPU ticks of the C1 and C2 compiler threads of the six services
-jit_ticks_all() {
-  local s t f total=0
-  for s in "${SERVICES[@]}"; do
-    for t in /proc/"${PID[$s]}"/task/*; do
-      [[ "$(cat "$t/comm" 2>/dev/null)" == C[12]* ]] || continue
+# compiler_ticks PATTERN PID...: "thread-id ticks" for each thread of the processes whose name matches PATTERN (C2*:
+# the C2 compiler threads; C[12]*: both compilers)
+compiler_ticks() {
+  local pattern="$1" p t f
+  shift
+  for p in "$@"; do
+    for t in /proc/"$p"/task/*; do
+      # shellcheck disable=SC2053 # PATTERN is a glob on purpose
+      [[ "$(cat "$t/comm" 2>/dev/null)" == $pattern ]] || continue
       f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
       read -r -a a <<<"$f"
-      total=$((total + a[11] + a[12]))
+      echo "${t##*/} $((a[11] + a[12]))"
     done
   done
-  echo "$total"
+}
+# ticks_between BEFORE AFTER: the ticks the threads of AFTER (compiler_ticks' lines) spent since BEFORE, thread by
+# thread; a thread new in AFTER counts from zero, one gone since BEFORE is not subtracted (see thread_snapshot)
+ticks_between() {
+  awk 'NR == FNR { before[$1] = $2; next } { total += $2 - before[$1] } END { print total + 0 }' \
+    <(printf '%s\n' "$1") <(printf '%s\n' "$2")
 }
 # settle_compilers: waits until the compiler threads of the six services together spend under 0.5% of a core over
 # 5 s, at most --settle-max seconds; sets settle_seconds and settle_quiet (an idle figure is the steady state: a
@@ -152,10 +163,10 @@ settle_compilers() {
   local started=$SECONDS j0 j1
   settle_quiet=false
   while ((SECONDS - started < settle_max)); do
-    j0=$(jit_ticks_all)
+    j0=$(compiler_ticks 'C[12]*' "${PID[@]}")
     sleep 5
-    j1=$(jit_ticks_all)
-    if (((j1 - j0) * 1000 * 200 < hz * 5000)); then # under 0.5% of a core over 5 s
+    j1=$(compiler_ticks 'C[12]*' "${PID[@]}")
+    if (($(ticks_between "$j0" "$j1") * 1000 * 200 < hz * 5000)); then # under 0.5% of a core over 5 s
       settle_quiet=true
       break
     fi
@@ -495,16 +506,6 @@ run_wrk() { # name url header (or @file, see wrk_post)
 # the gateway path and the direct one; warming stops after the first pair of rounds in which the C2 compiler threads of
 # both the gateway and transaction-service spent under 0.15 ms CPU per creation, or after --warmup-max seconds
 # (default 300; the table then says the runs were measured still compiling).
-c2_ticks() { # pid: utime+stime of the process's C2 compiler threads
-  local t f total=0
-  for t in /proc/"$1"/task/*; do
-    [[ "$(cat "$t/comm" 2>/dev/null)" == C2* ]] || continue
-    f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
-    read -r -a a <<<"$f"
-    total=$((total + a[11] + a[12]))
-  done
-  echo "$total"
-}
 post_round() { # gateway|direct: one 10 s round of creations; prints how many were made
   if [[ "$1" == gateway ]]; then
     wrk_post 10s http://127.0.0.1:8080 "$gw_header" 2>/dev/null | awk '/requests in/{print $1}'
@@ -515,11 +516,12 @@ post_round() { # gateway|direct: one 10 s round of creations; prints how many we
 # c2_round ROUND PATH: one round; prints "requests gateway-C2-ms-per-request transaction-C2-ms-per-request"
 c2_round() {
   local g0 t0 n
-  g0=$(c2_ticks "${PID[gateway]}") t0=$(c2_ticks "${PID[transaction]}")
+  g0=$(compiler_ticks 'C2*' "${PID[gateway]}") t0=$(compiler_ticks 'C2*' "${PID[transaction]}")
   n=$("$1" "$2")
-  python3 -c "import sys; n=max(1,int(sys.argv[1] or 0)); h=int(sys.argv[6]); \
-print(n, round((int(sys.argv[3])-int(sys.argv[2]))*1000/h/n, 4), round((int(sys.argv[5])-int(sys.argv[4]))*1000/h/n, 4))" \
-    "${n:-0}" "$g0" "$(c2_ticks "${PID[gateway]}")" "$t0" "$(c2_ticks "${PID[transaction]}")" "$hz"
+  python3 -c "import sys; n=max(1,int(sys.argv[1] or 0)); h=int(sys.argv[4]); \
+print(n, round(int(sys.argv[2])*1000/h/n, 4), round(int(sys.argv[3])*1000/h/n, 4))" "${n:-0}" \
+    "$(ticks_between "$g0" "$(compiler_ticks 'C2*' "${PID[gateway]}")")" \
+    "$(ticks_between "$t0" "$(compiler_ticks 'C2*' "${PID[transaction]}")")" "$hz"
 }
 # warm_until_quiet WHAT BOUND ROUND: rounds of ROUND gateway and ROUND direct in turn (ROUND runs one 10 s round of a
 # path and prints how many requests it made) until the C2 compiler threads of the gateway (gateway path) and of
@@ -690,12 +692,16 @@ settle_seconds, settle_quiet = sys.argv[8], sys.argv[9] == "true"
 
 hz = int(os.sysconf("SC_CLK_TCK"))
 
-def threads(name):
-    """CPU ticks per (service, thread name) in a thread snapshot."""
+def threads(run):
+    """CPU ticks per (service, thread name) spent between the snapshots {run}-0 and {run}-1, taken thread by thread
+    (a thread started in between counts from zero) and then added up by name (thread_snapshot says why)."""
+    def snapshot(part):
+        return {(s, tid): (n, int(ticks)) for s, tid, n, ticks in
+                (line.split() for line in open(f"{out}/threads-{run}-{part}.txt"))}
+    before, after = snapshot("0"), snapshot("1")
     t = collections.Counter()
-    for line in open(f"{out}/threads-{name}.txt"):
-        s, n, ticks = line.split()
-        t[(s, n)] += int(ticks)
+    for key, (n, ticks) in after.items():
+        t[(key[0], n)] += ticks - before.get(key, (n, 0))[1]
     return t
 
 def pgbench(name):
@@ -837,9 +843,7 @@ idle_six = sum(cpu["idle"][s] for s in services) / idle
 row("idle CPU, six services together (% of a core)", f"{100*idle_six:.1f}", "< 3", f"{idle_six/0.03:.2f}", idle_six < 0.03)
 def jit_share(run):
     """Share of a core the six services' C1 and C2 compiler threads spent during an idle measurement."""
-    def compilers(part):
-        return sum(v for (_, n), v in threads(f"{run}-{part}").items() if n.startswith(("C1_", "C2_")))
-    return (compilers("1") - compilers("0")) / hz / idle
+    return sum(v for (_, n), v in threads(run).items() if n.startswith(("C1_", "C2_"))) / hz / idle
 jit_idle = jit_share("idle")
 row("  of which JIT compiler threads (C1, C2), six services (% of a core)", f"{100*jit_idle:.1f}", "(reported)",
     "-", None)
@@ -881,8 +885,7 @@ for s, run in (("transaction", "gateway"), ("gateway", "gateway"), ("transaction
         print("".join(open(path).readlines()[:28]))
 for run, seconds, services_shown in (("idle0", idle, services), ("idle", idle, services), ("gateway", None, ("gateway", "transaction")),
                                      ("direct", None, ("transaction",)), ("gateway2", None, ("gateway", "transaction"))):
-    a, b = threads(f"{run}-0"), threads(f"{run}-1")
-    delta = collections.Counter({k: b[k] - a.get(k, 0) for k in b if b[k] - a.get(k, 0) > 0})
+    delta = collections.Counter({k: v for k, v in threads(run).items() if v > 0})
     for s in services_shown:
         rows_s = sorted(((v, k[1]) for k, v in delta.items() if k[0] == s), reverse=True)[:8]
         if run in ("idle", "idle0"):
