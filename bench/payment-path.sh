@@ -118,37 +118,35 @@ ticks_of() { # pids...: utime+stime of the processes (and their reaped children)
   echo "$total"
 }
 pg_pids() { pgrep -x postgres || true; }
-# thread_snapshot NAME: per thread of each service "service thread-id thread-name ticks" (thread names as /proc shows
-# them, with pool numbers folded, so a pool's threads add up), to see which threads of a service spend the CPU. The
-# difference of two snapshots is taken thread by thread (a thread that started in between counts from zero) and only
-# then added up by name: pools start and end threads (Quarkus' executor after 30 s idle, the JIT's compiler threads as
-# their queues shrink), and a pool's plain sum drops by all that an ended thread had ever spent.
+# task_ticks PID: "thread-id thread-name ticks" (utime+stime) for each thread of the process, its name as /proc shows
+# it with spaces as _ (the JIT's "C2 CompilerThre" is C2_CompilerThre)
+task_ticks() {
+  local t name f
+  for t in /proc/"$1"/task/*; do
+    name=$(tr ' ' '_' 2>/dev/null <"$t/comm") || continue
+    f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
+    read -r -a a <<<"$f"
+    echo "${t##*/} ${name:-?} $((a[11] + a[12]))"
+  done
+}
+# thread_snapshot NAME: per thread of each service "service thread-id thread-name ticks" (pool numbers folded out of
+# the names, so a pool's threads add up), to see which threads of a service spend the CPU. The difference of two
+# snapshots is taken thread by thread (a thread that started in between counts from zero) and only then added up by
+# name: pools start and end threads (Quarkus' executor after 30 s idle, the JIT's compiler threads as their queues
+# shrink), and a pool's plain sum drops by all that an ended thread had ever spent.
 thread_snapshot() {
-  local s t name f
+  local s
   for s in "${SERVICES[@]}"; do
-    for t in /proc/"${PID[$s]}"/task/*; do
-      name=$(tr ' ' '_' 2>/dev/null <"$t/comm" | sed -E 's/[-_#]?[0-9]+$//; s/[-_#][0-9]+[-_]/-N-/g') || continue
-      f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
-      read -r -a a <<<"$f"
-      echo "$s ${t##*/} ${name:-?} $((a[11] + a[12]))"
-    done
+    task_ticks "${PID[$s]}" | sed -E "s/^/$s /; s/[-_#]?[0-9]+( [0-9]+)$/\1/; s/[-_#][0-9]+[-_]/-N-/g"
   done >"$out/threads-$1.txt"
 }
 kafka_pids() { head -n1 "$STATE_DIR/kafka-dev/kafka.pid" 2>/dev/null || true; }
-# compiler_ticks PATTERN PID...: "thread-id ticks" for each thread of the processes whose name matches PATTERN (C2*:
-# the C2 compiler threads; C[12]*: both compilers)
+# compiler_ticks REGEX PID...: "thread-id ticks" of each thread of the processes whose name matches REGEX (^C2_: the C2
+# compiler threads; ^C[12]_: both compilers)
 compiler_ticks() {
-  local pattern="$1" p t f
+  local regex="$1" p
   shift
-  for p in "$@"; do
-    for t in /proc/"$p"/task/*; do
-      # shellcheck disable=SC2053 # PATTERN is a glob on purpose
-      [[ "$(cat "$t/comm" 2>/dev/null)" == $pattern ]] || continue
-      f=$(sed -E 's/^.*\) //' "$t/stat" 2>/dev/null) || continue
-      read -r -a a <<<"$f"
-      echo "${t##*/} $((a[11] + a[12]))"
-    done
-  done
+  for p in "$@"; do task_ticks "$p"; done | awk -v re="$regex" '$2 ~ re { print $1, $3 }'
 }
 # ticks_between BEFORE AFTER: the ticks the threads of AFTER (compiler_ticks' lines) spent since BEFORE, thread by
 # thread; a thread new in AFTER counts from zero, one gone since BEFORE is not subtracted (see thread_snapshot)
@@ -163,9 +161,9 @@ settle_compilers() {
   local started=$SECONDS j0 j1
   settle_quiet=false
   while ((SECONDS - started < settle_max)); do
-    j0=$(compiler_ticks 'C[12]*' "${PID[@]}")
+    j0=$(compiler_ticks '^C[12]_' "${PID[@]}")
     sleep 5
-    j1=$(compiler_ticks 'C[12]*' "${PID[@]}")
+    j1=$(compiler_ticks '^C[12]_' "${PID[@]}")
     if (($(ticks_between "$j0" "$j1") * 1000 * 200 < hz * 5000)); then # under 0.5% of a core over 5 s
       settle_quiet=true
       break
@@ -516,12 +514,12 @@ post_round() { # gateway|direct: one 10 s round of creations; prints how many we
 # c2_round ROUND PATH: one round; prints "requests gateway-C2-ms-per-request transaction-C2-ms-per-request"
 c2_round() {
   local g0 t0 n
-  g0=$(compiler_ticks 'C2*' "${PID[gateway]}") t0=$(compiler_ticks 'C2*' "${PID[transaction]}")
+  g0=$(compiler_ticks '^C2_' "${PID[gateway]}") t0=$(compiler_ticks '^C2_' "${PID[transaction]}")
   n=$("$1" "$2")
   python3 -c "import sys; n=max(1,int(sys.argv[1] or 0)); h=int(sys.argv[4]); \
 print(n, round(int(sys.argv[2])*1000/h/n, 4), round(int(sys.argv[3])*1000/h/n, 4))" "${n:-0}" \
-    "$(ticks_between "$g0" "$(compiler_ticks 'C2*' "${PID[gateway]}")")" \
-    "$(ticks_between "$t0" "$(compiler_ticks 'C2*' "${PID[transaction]}")")" "$hz"
+    "$(ticks_between "$g0" "$(compiler_ticks '^C2_' "${PID[gateway]}")")" \
+    "$(ticks_between "$t0" "$(compiler_ticks '^C2_' "${PID[transaction]}")")" "$hz"
 }
 # warm_until_quiet WHAT BOUND ROUND: rounds of ROUND gateway and ROUND direct in turn (ROUND runs one 10 s round of a
 # path and prints how many requests it made) until the C2 compiler threads of the gateway (gateway path) and of
