@@ -422,7 +422,10 @@ class BillingTest {
         }
         Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
         JsonPath payments = Api.payments(s.account(), s.id());
-        while (!"PAID".equals(payments.getString("payments[0].payments[0].result"))) {
+        // Both: the listing reads the payments and then their attempts in two statements, each with its own snapshot,
+        // so one answer read while the consumer commits can show the attempt PAID beside its payment still PENDING.
+        while (!"PAID".equals(payments.getString("payments[0].payments[0].result"))
+                || !"PAID".equals(payments.getString("payments[0].status"))) {
             assertTrue(Instant.now().isBefore(deadline), "not applied from the billing topic: " + payments.prettify());
             Thread.sleep(100);
             payments = Api.payments(s.account(), s.id());
