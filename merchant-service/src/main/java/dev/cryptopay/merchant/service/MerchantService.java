@@ -5,6 +5,7 @@ import dev.cryptopay.merchant.domain.Account;
 import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.MerchantLogo;
 import dev.cryptopay.support.environment.Environment;
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,10 +21,12 @@ public class MerchantService {
 
     private final MerchantEvents events;
     private final boolean sandbox;
+    private final ConsistentReads consistentReads;
 
-    public MerchantService(MerchantEvents events, Environment environment) {
+    public MerchantService(MerchantEvents events, Environment environment, ConsistentReads consistentReads) {
         this.events = events;
         this.sandbox = environment.isSandbox();
+        this.consistentReads = consistentReads;
     }
 
     public record Page(List<Merchant> merchants, long totalCount) {
@@ -75,6 +78,7 @@ public class MerchantService {
 
     @Transactional
     public Page list(UUID accountId, PageRequest page) {
+        consistentReads.begin(); // the page and the total of one moment
         return new Page(Merchant.listPage(accountId, page.index(), page.limit()), Merchant.countListed(accountId));
     }
 

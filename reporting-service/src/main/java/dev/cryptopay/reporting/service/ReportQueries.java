@@ -12,6 +12,7 @@ import dev.cryptopay.reporting.rest.ReportDtos.TransactionDetail;
 import dev.cryptopay.reporting.rest.ReportDtos.TransactionList;
 import dev.cryptopay.reporting.rest.ReportDtos.TransactionRow;
 import dev.cryptopay.reporting.store.StoreSchemas;
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.jdbc.CustomPlans;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -30,7 +31,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
-/** Reads of the live store: the listing, one transaction, the figures and the settlement periods. */
+/**
+ * Reads of the live store: the listing, one transaction, the figures and the settlement periods. A read in several
+ * statements takes them from one snapshot (ConsistentReads): the projector changes a transaction's row and its payment
+ * rows together.
+ */
 @ApplicationScoped
 public class ReportQueries {
 
@@ -59,38 +64,40 @@ public class ReportQueries {
     public TransactionList list(TransactionFilter filter, int limit, long offset) {
         String schema = schemas.active();
         TransactionFilter.Where where = filter.where();
-        try (Connection c = dataSource.getConnection()) {
-            long total;
-            try (PreparedStatement st = c.prepareStatement("select count(*) from " + schema
-                    + ".transaction_row t where " + where.sql())) {
-                bind(st, where.parameters(), 1);
-                try (ResultSet rs = st.executeQuery()) {
-                    rs.next();
-                    total = rs.getLong(1);
-                }
-            }
-            List<Object[]> rows = new ArrayList<>();
-            if (offset < total) {
-                try (PreparedStatement st = c.prepareStatement("select " + ROW_COLUMNS + " from " + schema
-                        + ".transaction_row t where " + where.sql()
-                        + " order by t.source_created_at desc, t.transaction_id desc limit ? offset ?")) {
-                    int next = bind(st, where.parameters(), 1);
-                    st.setInt(next, limit);
-                    st.setLong(next + 1, offset);
+        try (Connection connection = dataSource.getConnection()) {
+            return ConsistentReads.read(connection, c -> {
+                long total;
+                try (PreparedStatement st = c.prepareStatement("select count(*) from " + schema
+                        + ".transaction_row t where " + where.sql())) {
+                    bind(st, where.parameters(), 1);
                     try (ResultSet rs = st.executeQuery()) {
-                        while (rs.next()) {
-                            rows.add(rowValues(rs));
+                        rs.next();
+                        total = rs.getLong(1);
+                    }
+                }
+                List<Object[]> rows = new ArrayList<>();
+                if (offset < total) {
+                    try (PreparedStatement st = c.prepareStatement("select " + ROW_COLUMNS + " from " + schema
+                            + ".transaction_row t where " + where.sql()
+                            + " order by t.source_created_at desc, t.transaction_id desc limit ? offset ?")) {
+                        int next = bind(st, where.parameters(), 1);
+                        st.setInt(next, limit);
+                        st.setLong(next + 1, offset);
+                        try (ResultSet rs = st.executeQuery()) {
+                            while (rs.next()) {
+                                rows.add(rowValues(rs));
+                            }
                         }
                     }
                 }
-            }
-            Map<UUID, List<PaymentSummary>> payments = new HashMap<>();
-            if (!rows.isEmpty()) {
-                payments(c, schema, rows.stream().map(r -> (UUID) r[0]).toArray(UUID[]::new), payments);
-            }
-            List<TransactionRow> result = rows.stream().map(r -> row(r, payments.getOrDefault((UUID) r[0], List.of())))
-                    .toList();
-            return new TransactionList(total, result);
+                Map<UUID, List<PaymentSummary>> payments = new HashMap<>();
+                if (!rows.isEmpty()) {
+                    payments(c, schema, rows.stream().map(r -> (UUID) r[0]).toArray(UUID[]::new), payments);
+                }
+                List<TransactionRow> result = rows.stream()
+                        .map(r -> row(r, payments.getOrDefault((UUID) r[0], List.of()))).toList();
+                return new TransactionList(total, result);
+            });
         } catch (SQLException e) {
             throw new IllegalStateException("listing transactions failed", e);
         }
@@ -98,35 +105,37 @@ public class ReportQueries {
 
     public Optional<TransactionDetail> detail(UUID account, UUID transactionId) {
         String schema = schemas.active();
-        try (Connection c = dataSource.getConnection()) {
-            Object[] r;
-            Compliance compliance;
-            Fees fees;
-            try (PreparedStatement st = c.prepareStatement("select " + ROW_COLUMNS + ", t.kyc_triggered, "
-                    + "t.travel_rule_triggered, t.fee_mdr_usd, t.fee_platform_usd, t.fees_deducted_usd, "
-                    + "t.platform_collection, t.held_for_review, cast(t.resolution_logs as text), "
-                    + "t.str_filing_reference from " + schema
-                    + ".transaction_row t where t.transaction_id = ? and t.account_id = ?")) {
-                st.setObject(1, transactionId);
-                st.setObject(2, account);
-                try (ResultSet rs = st.executeQuery()) {
-                    if (!rs.next()) {
-                        return Optional.empty();
+        try (Connection connection = dataSource.getConnection()) {
+            return ConsistentReads.read(connection, c -> {
+                Object[] r;
+                Compliance compliance;
+                Fees fees;
+                try (PreparedStatement st = c.prepareStatement("select " + ROW_COLUMNS + ", t.kyc_triggered, "
+                        + "t.travel_rule_triggered, t.fee_mdr_usd, t.fee_platform_usd, t.fees_deducted_usd, "
+                        + "t.platform_collection, t.held_for_review, cast(t.resolution_logs as text), "
+                        + "t.str_filing_reference from " + schema
+                        + ".transaction_row t where t.transaction_id = ? and t.account_id = ?")) {
+                    st.setObject(1, transactionId);
+                    st.setObject(2, account);
+                    try (ResultSet rs = st.executeQuery()) {
+                        if (!rs.next()) {
+                            return Optional.empty();
+                        }
+                        r = rowValues(rs);
+                        compliance = new Compliance(rs.getBoolean(19), rs.getBoolean(20),
+                                rs.getObject(25) == null ? null : rs.getBoolean(25), logs(rs.getString(26)),
+                                rs.getString(27));
+                        fees = new Fees(rs.getBigDecimal(21), rs.getBigDecimal(22), rs.getBigDecimal(23),
+                                rs.getString(24));
                     }
-                    r = rowValues(rs);
-                    compliance = new Compliance(rs.getBoolean(19), rs.getBoolean(20),
-                            rs.getObject(25) == null ? null : rs.getBoolean(25), logs(rs.getString(26)),
-                            rs.getString(27));
-                    fees = new Fees(rs.getBigDecimal(21), rs.getBigDecimal(22), rs.getBigDecimal(23),
-                            rs.getString(24));
                 }
-            }
-            List<PaymentDetail> payments = payments(c, schema, new UUID[] { transactionId }, new HashMap<>());
-            List<Refund> refunds = refunds(c, schema, transactionId);
-            return Optional.of(new TransactionDetail(str(r[0]), str(r[1]), str(r[2]), (String) r[3], (String) r[4],
-                    (String) r[5], (int) r[6], (int) r[7], (String) r[8], (BigDecimal) r[9], (BigDecimal) r[10],
-                    (BigDecimal) r[11], (BigDecimal) r[12], (BigDecimal) r[13], compliance, payments, refunds, fees,
-                    (String) r[14], (String) r[15], (String) r[16], (String) r[17]));
+                List<PaymentDetail> payments = payments(c, schema, new UUID[] { transactionId }, new HashMap<>());
+                List<Refund> refunds = refunds(c, schema, transactionId);
+                return Optional.of(new TransactionDetail(str(r[0]), str(r[1]), str(r[2]), (String) r[3], (String) r[4],
+                        (String) r[5], (int) r[6], (int) r[7], (String) r[8], (BigDecimal) r[9], (BigDecimal) r[10],
+                        (BigDecimal) r[11], (BigDecimal) r[12], (BigDecimal) r[13], compliance, payments, refunds, fees,
+                        (String) r[14], (String) r[15], (String) r[16], (String) r[17]));
+            });
         } catch (SQLException e) {
             throw new IllegalStateException("reading a transaction failed", e);
         }
@@ -220,38 +229,40 @@ public class ReportQueries {
      */
     public Summary summary(UUID account, UUID merchant, Instant from, Instant toExclusive) {
         String schema = schemas.active();
-        try (Connection c = dataSource.getConnection()) {
-            StringBuilder sql = new StringBuilder("select coalesce(sum(t.received_usd), 0), "
-                    + "coalesce(sum(t.fee_mdr_usd + t.fee_platform_usd), 0) from " + schema
-                    + ".transaction_row t where t.account_id = ? and t.status = 1");
-            List<Object> parameters = new ArrayList<>(List.of(account));
-            if (merchant != null) {
-                sql.append(" and t.merchant_id = ?");
-                parameters.add(merchant);
-            }
-            if (from != null) {
-                sql.append(" and t.success_at >= ?");
-                parameters.add(Timestamp.from(from));
-            }
-            if (toExclusive != null) {
-                sql.append(" and t.success_at < ?");
-                parameters.add(Timestamp.from(toExclusive));
-            }
-            BigDecimal volume;
-            BigDecimal fees;
-            try (PreparedStatement st = c.prepareStatement(sql.toString())) {
-                bind(st, parameters, 1);
-                try (ResultSet rs = st.executeQuery()) {
-                    rs.next();
-                    volume = rs.getBigDecimal(1);
-                    fees = rs.getBigDecimal(2);
+        try (Connection connection = dataSource.getConnection()) {
+            return ConsistentReads.read(connection, c -> {
+                StringBuilder sql = new StringBuilder("select coalesce(sum(t.received_usd), 0), "
+                        + "coalesce(sum(t.fee_mdr_usd + t.fee_platform_usd), 0) from " + schema
+                        + ".transaction_row t where t.account_id = ? and t.status = 1");
+                List<Object> parameters = new ArrayList<>(List.of(account));
+                if (merchant != null) {
+                    sql.append(" and t.merchant_id = ?");
+                    parameters.add(merchant);
                 }
-            }
-            SettlementSchedule schedule = schedule(c, schema, account);
-            long open = schedule.period(clock.now());
-            List<Settlement> current = settlements(c, schema, account, merchant, schedule, open, open, 1, 0).rows();
-            BigDecimal pending = current.isEmpty() ? cents(BigDecimal.ZERO) : current.get(0).payoutUSD();
-            return new Summary(cents(volume), cents(fees), pending);
+                if (from != null) {
+                    sql.append(" and t.success_at >= ?");
+                    parameters.add(Timestamp.from(from));
+                }
+                if (toExclusive != null) {
+                    sql.append(" and t.success_at < ?");
+                    parameters.add(Timestamp.from(toExclusive));
+                }
+                BigDecimal volume;
+                BigDecimal fees;
+                try (PreparedStatement st = c.prepareStatement(sql.toString())) {
+                    bind(st, parameters, 1);
+                    try (ResultSet rs = st.executeQuery()) {
+                        rs.next();
+                        volume = rs.getBigDecimal(1);
+                        fees = rs.getBigDecimal(2);
+                    }
+                }
+                SettlementSchedule schedule = schedule(c, schema, account);
+                long open = schedule.period(clock.now());
+                List<Settlement> current = settlements(c, schema, account, merchant, schedule, open, open, 1, 0).rows();
+                BigDecimal pending = current.isEmpty() ? cents(BigDecimal.ZERO) : current.get(0).payoutUSD();
+                return new Summary(cents(volume), cents(fees), pending);
+            });
         } catch (SQLException e) {
             throw new IllegalStateException("computing the summary failed", e);
         }

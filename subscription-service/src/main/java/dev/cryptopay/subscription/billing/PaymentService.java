@@ -12,6 +12,7 @@ import dev.cryptopay.subscription.rest.Views;
 import dev.cryptopay.subscription.service.Ids;
 import dev.cryptopay.subscription.service.Listing;
 import dev.cryptopay.subscription.service.SubscriptionService;
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
@@ -48,12 +49,15 @@ public class PaymentService {
     private final BillingClock clock;
     private final Billing billing;
     private final SubscriptionService subscriptions;
+    private final ConsistentReads consistentReads;
 
-    public PaymentService(EntityManager em, BillingClock clock, Billing billing, SubscriptionService subscriptions) {
+    public PaymentService(EntityManager em, BillingClock clock, Billing billing, SubscriptionService subscriptions,
+            ConsistentReads consistentReads) {
         this.em = em;
         this.clock = clock;
         this.billing = billing;
         this.subscriptions = subscriptions;
+        this.consistentReads = consistentReads;
     }
 
     @Transactional
@@ -100,6 +104,7 @@ public class PaymentService {
 
     @Transactional
     public PaymentView get(UUID account, UUID id) {
+        consistentReads.begin(); // the payment and then its attempts, which the outcomes change together
         SubscriptionPayment p = SubscriptionPayment.findById(id);
         if (p == null || !p.accountId.equals(account)) {
             throw ApiException.notFound("Subscription payment " + id);
@@ -114,6 +119,7 @@ public class PaymentService {
     /** {@code from}/{@code to}: unix seconds on the creation time, both inclusive ({@code to} with its whole second). */
     @Transactional
     public Listing.Page<PaymentView> list(UUID account, Filters f, PageRequest page) {
+        consistentReads.begin(); // the total, the page and then the page's attempts
         Ids.ownAccount(account, f.accountId());
         Validation v = new Validation();
         UUID merchant = Ids.field(v, "merchantId", f.merchantId());

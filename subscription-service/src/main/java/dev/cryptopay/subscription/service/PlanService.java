@@ -5,6 +5,7 @@ import dev.cryptopay.subscription.domain.BillingInterval;
 import dev.cryptopay.subscription.domain.MerchantView;
 import dev.cryptopay.subscription.domain.Plan;
 import dev.cryptopay.subscription.rest.SubscriptionDtos.PlanRequest;
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
@@ -26,10 +27,12 @@ public class PlanService {
 
     private final EntityManager em;
     private final BillingClock clock;
+    private final ConsistentReads consistentReads;
 
-    public PlanService(EntityManager em, BillingClock clock) {
+    public PlanService(EntityManager em, BillingClock clock, ConsistentReads consistentReads) {
         this.em = em;
         this.clock = clock;
+        this.consistentReads = consistentReads;
     }
 
     @Transactional
@@ -113,6 +116,7 @@ public class PlanService {
 
     @Transactional
     public Listing.Page<Plan> list(UUID account, String accountId, String merchantId, PageRequest page) {
+        consistentReads.begin(); // the total and the page of one moment
         Ids.ownAccount(account, accountId);
         Validation v = new Validation();
         UUID merchant = Ids.field(v, "merchantId", merchantId);

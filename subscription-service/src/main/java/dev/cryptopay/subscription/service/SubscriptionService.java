@@ -10,6 +10,7 @@ import dev.cryptopay.subscription.domain.SubscriptionStateMachine.Trigger;
 import dev.cryptopay.subscription.domain.SubscriptionStatus;
 import dev.cryptopay.subscription.rest.SubscriptionDtos.SubscriptionRequest;
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
@@ -36,11 +37,14 @@ public class SubscriptionService {
     private final EntityManager em;
     private final BillingClock clock;
     private final Lifecycle lifecycle;
+    private final ConsistentReads consistentReads;
 
-    public SubscriptionService(EntityManager em, BillingClock clock, Lifecycle lifecycle) {
+    public SubscriptionService(EntityManager em, BillingClock clock, Lifecycle lifecycle,
+            ConsistentReads consistentReads) {
         this.em = em;
         this.clock = clock;
         this.lifecycle = lifecycle;
+        this.consistentReads = consistentReads;
     }
 
     @Transactional
@@ -148,6 +152,7 @@ public class SubscriptionService {
 
     @Transactional
     public Listing.Page<Subscription> list(UUID account, Filters f, PageRequest page) {
+        consistentReads.begin(); // the total and the page of one moment
         Ids.ownAccount(account, f.accountId());
         Validation v = new Validation();
         UUID merchant = Ids.field(v, "merchantId", f.merchantId());
@@ -163,6 +168,7 @@ public class SubscriptionService {
 
     @Transactional
     public Listing.Page<SubscriptionEvent> events(UUID account, UUID id, PageRequest page) {
+        consistentReads.begin();
         get(account, id);
         return Listing.of(SubscriptionEvent.class, "e.id desc").where("subscriptionId", id).fetch(em, page);
     }

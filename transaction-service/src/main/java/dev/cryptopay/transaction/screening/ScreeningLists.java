@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.screening;
 
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageMetadata;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
@@ -34,6 +35,12 @@ public class ScreeningLists implements ScreeningProvider {
     public static final String ALL_NETWORKS = "*";
     /** Most entries one call may send. */
     public static final int MAX_ENTRIES = 10_000;
+
+    private final ConsistentReads consistentReads;
+
+    public ScreeningLists(ConsistentReads consistentReads) {
+        this.consistentReads = consistentReads;
+    }
 
     /** One entry as the operator sends it (and as the list file holds it). */
     public record EntryIn(String network, String address, String category, String exchangeName, String source) {
@@ -93,6 +100,7 @@ public class ScreeningLists implements ScreeningProvider {
 
     @Transactional
     public Listing list(PageRequest page, String list, String address) {
+        consistentReads.begin(); // the total and the page of one version of a list replaced whole
         StringBuilder query = new StringBuilder("1 = 1");
         Map<String, Object> params = new LinkedHashMap<>();
         if (list != null && !list.isBlank()) {

@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.service;
 
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageMetadata;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;

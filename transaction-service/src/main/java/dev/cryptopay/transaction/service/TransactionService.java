@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.service;
 
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
@@ -241,6 +242,7 @@ public class TransactionService {
     /** Transactions held for compliance review, oldest change first (operator; optionally of one account). */
     @Transactional
     public TransactionListing.Listing held(PageRequest page, UUID accountId) {
+        consistentReads.begin(); // the count, the page and each one's requests, transfers and refunds
         var query = accountId == null
                 ? Transaction.<Transaction>find("heldForReview = true and status = 0",
                         Sort.by("updatedAt").and("id"))

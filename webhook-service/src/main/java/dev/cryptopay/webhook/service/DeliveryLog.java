@@ -1,5 +1,6 @@
 package dev.cryptopay.webhook.service;
 
+import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.webhook.domain.Delivery;
 import dev.cryptopay.webhook.domain.DeliveryAttempt;
@@ -25,13 +26,16 @@ public class DeliveryLog {
     }
 
     private final EntityManager em;
+    private final ConsistentReads consistentReads;
 
-    public DeliveryLog(EntityManager em) {
+    public DeliveryLog(EntityManager em, ConsistentReads consistentReads) {
         this.em = em;
+        this.consistentReads = consistentReads;
     }
 
     @Transactional
     public Page list(UUID accountId, UUID webhookId, PageRequest paging) {
+        consistentReads.begin(); // the total and the page of one moment
         requireWebhook(accountId, webhookId);
         long total = em.createQuery("select count(a) from DeliveryAttempt a where a.webhookId = ?1", Long.class)
                 .setParameter(1, webhookId).getSingleResult();
