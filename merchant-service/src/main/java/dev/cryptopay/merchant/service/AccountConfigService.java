@@ -98,8 +98,7 @@ public class AccountConfigService {
     /** Operator: enable (1), put under review (0) or disable (-1) a merchant, and allow it to set fxRate. */
     @Transactional
     public Merchant operate(UUID accountId, UUID merchantId, Integer status, Boolean fxRateAllowed) {
-        Account account = Account.<Account>findByIdOptional(accountId)
-                .orElseThrow(() -> ApiException.notFound("Account"));
+        Account account = MerchantService.account(accountId); // share-locked, as for every merchant change
         Merchant merchant = Merchant.lockForAccount(accountId, merchantId)
                 .orElseThrow(() -> ApiException.notFound("Merchant"));
         if (status != null) {

@@ -9,6 +9,7 @@ import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -160,8 +161,15 @@ public class MerchantService {
         merchant.updatedAt = now;
     }
 
-    private static Account account(UUID accountId) {
-        return Account.<Account>findByIdOptional(accountId).orElseThrow(() -> ApiException.notFound("Account"));
+    /**
+     * The account, share-locked until the merchant's change commits: its event carries the account's settings and
+     * version, and an account update (which takes the row for update and then re-publishes every merchant) must
+     * either see this change or be seen by it. Without the lock each of two concurrent changes published its own
+     * half under the same version (account + merchant), and consumers kept the first (docs/decisions.md §111).
+     */
+    static Account account(UUID accountId) {
+        return Account.<Account>findByIdOptional(accountId, LockModeType.PESSIMISTIC_READ)
+                .orElseThrow(() -> ApiException.notFound("Account"));
     }
 
     private static Merchant lockMerchant(UUID accountId, UUID merchantId) {
