@@ -312,7 +312,8 @@ public class GatewayRouter {
         HttpServerRequest request = ctx.request();
         MultiMap headers = request.headers();
         CLIENT_IDENTITY_HEADERS.forEach(headers::remove);
-        headers.remove(IDEMPOTENCY_KEY);
+        // Idempotency-Key goes on: transaction-service keeps it with the creations that move money, in their own
+        // database transaction, for the requests whose answer this gateway loses (docs/decisions.md §112).
         headers.set("Authorization", "Bearer " + admitted.token());
         inFlight.put(request, forwarding);
         ctx.addEndHandler(done -> inFlight.remove(request));

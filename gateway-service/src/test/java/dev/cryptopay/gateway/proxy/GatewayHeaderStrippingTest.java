@@ -32,9 +32,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every client identity header stops at the gateway: a service receives only the gateway's signed identity token
- * (and never the client's Authorization, keys, X-MID, X-Account-Id or Idempotency-Key), with the caller the gateway
- * established. The JDK's HTTP server stands in for transaction-service and webhook-service on their test ports and
- * records what arrives.
+ * (and never the client's Authorization, keys, X-MID or X-Account-Id), with the caller the gateway established.
+ * Idempotency-Key goes on: transaction-service keeps it with its creations (docs/decisions.md §112). The JDK's HTTP
+ * server stands in for transaction-service and webhook-service on their test ports and records what arrives.
  */
 @QuarkusTest
 class GatewayHeaderStrippingTest {
@@ -43,7 +43,7 @@ class GatewayHeaderStrippingTest {
     static final UUID TILL = UUID.randomUUID();
     static final String ADMIN = "ak_strip_" + ACCOUNT;
     static final List<String> CLIENT_IDENTITY_HEADERS = List.of("X-Api-Key", "X-Publishable-Key", "X-MID",
-            "X-Account-Id", "Idempotency-Key");
+            "X-Account-Id");
 
     record Received(String method, String path, Headers headers, String body) {
     }
@@ -112,10 +112,11 @@ class GatewayHeaderStrippingTest {
     }
 
     @Test
-    void theIdempotencyKeyIsTheGatewaysAndNotForwarded() throws Exception {
+    void theIdempotencyKeyIsKeptByTheGatewayAndPassedOn() throws Exception {
         RECEIVED.clear();
+        String key = "strip-" + UUID.randomUUID();
         List<Header> answeredIds = given().header("X-Api-Key", ADMIN)
-                .header("Idempotency-Key", "strip-" + UUID.randomUUID())
+                .header("Idempotency-Key", key)
                 .contentType("application/json").body("{\"name\":\"hook\"}")
                 .when().post("/accounts/" + ACCOUNT + "/webhooks")
                 .then().statusCode(200)
@@ -128,6 +129,7 @@ class GatewayHeaderStrippingTest {
         assertEquals("{\"name\":\"hook\"}", received.body());
         CLIENT_IDENTITY_HEADERS.forEach(name -> assertFalse(received.headers().containsKey(name),
                 name + " must not reach a service"));
+        assertEquals(List.of(key), received.headers().get("Idempotency-Key"), "the client's key, once, unchanged");
         JsonWebToken token = verify(received.headers().getFirst("Authorization").substring("Bearer ".length()));
         assertEquals(ACCOUNT.toString(), token.getClaim(IdentityClaims.ACCOUNT));
     }

@@ -6,10 +6,10 @@ import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.service.RefundService;
-import dev.cryptopay.transaction.service.RefundService.Leg;
 import dev.cryptopay.transaction.service.RefundService.RefundCommand;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -45,7 +45,7 @@ public class RefundResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
     public Response refund(@PathParam("accountID") String accountId, @PathParam("transactionID") String transactionId,
-            RefundRequest body) {
+            @HeaderParam(IdempotentAnswers.IDEMPOTENCY_KEY) String idempotencyKey, RefundRequest body) {
         UUID account;
         try {
             account = UUID.fromString(accountId);
@@ -62,8 +62,8 @@ public class RefundResource {
                         List.of("merchant", "customer"));
         Money.checkAmount(v, "amount", body.amount());
         v.throwIfInvalid();
-        List<Leg> legs = refunds.refund(caller, account, transactionId, new RefundCommand(body.amount(),
-                TransactionRequests.blankToNull(body.reason()), TransactionRequests.blankToNull(body.gasFeePayer())));
-        return Response.status(Response.Status.CREATED).entity(legs).build();
+        return IdempotentAnswers.created(refunds.refund(caller, account, transactionId, new RefundCommand(
+                body.amount(), TransactionRequests.blankToNull(body.reason()),
+                TransactionRequests.blankToNull(body.gasFeePayer())), idempotencyKey));
     }
 }

@@ -24,6 +24,7 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -84,7 +85,8 @@ public class TransactionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed({ ADMIN, PUBLISHABLE })
     @NonBlocking
-    public Uni<Response> create(CreateTransactionRequest body) {
+    public Uni<Response> create(@HeaderParam(IdempotentAnswers.IDEMPOTENCY_KEY) String idempotencyKey,
+            CreateTransactionRequest body) {
         NewTransaction request = TransactionRequests.validate(body);
         return Uni.createFrom().<Response>emitter(answer -> {
             AtomicBoolean ended = new AtomicBoolean();
@@ -92,8 +94,7 @@ public class TransactionResource {
             if (ended.get()) {
                 return;
             }
-            answer.complete(Response.status(Response.Status.CREATED)
-                    .entity(transactions.create(caller, request)).build());
+            answer.complete(IdempotentAnswers.created(transactions.create(caller, request, idempotencyKey)));
         }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 

@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.service;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.problem.ApiException;
@@ -53,14 +54,19 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class RefundService {
 
+    private static final TypeReference<List<Leg>> LEGS = new TypeReference<>() {
+    };
+
     private final MerchantAccess access;
     private final Rates rates;
     private final ChainAdapters chains;
     private final RefundEvents events;
     private final TransactionServiceConfig config;
+    private final IdempotentCreations creations;
 
     public RefundService(MerchantAccess access, Rates rates, ChainAdapters chains, RefundEvents events,
-            TransactionServiceConfig config) {
+            TransactionServiceConfig config, IdempotentCreations creations) {
+        this.creations = creations;
         this.access = access;
         this.rates = rates;
         this.chains = chains;
@@ -76,9 +82,16 @@ public class RefundService {
     public record Leg(String refundID, String assetAmount) {
     }
 
+    /** {@code POST …/refund}: once per caller and Idempotency-Key ({@code idempotencyKey} may be null). */
     @Transactional
-    public List<Leg> refund(Caller caller, UUID pathAccount, String transactionId, RefundCommand command) {
+    public IdempotentCreations.Once<List<Leg>> refund(Caller caller, UUID pathAccount, String transactionId,
+            RefundCommand command, String idempotencyKey) {
         caller.requireAccount(pathAccount);
+        return creations.once(caller, idempotencyKey, List.of(transactionId, command), LEGS,
+                () -> legs(caller, transactionId, command));
+    }
+
+    private List<Leg> legs(Caller caller, String transactionId, RefundCommand command) {
         Transaction tx = access.scope(caller).transaction(transactionId, true);
         tx.requireNotHeld();
         OffsetDateTime now = Clock.now();

@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.service;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.jdbc.ConsistentReads;
@@ -43,6 +44,9 @@ import java.util.UUID;
 @ApplicationScoped
 public class TransactionService {
 
+    private static final TypeReference<CreationResult> CREATION = new TypeReference<>() {
+    };
+
     private final MerchantAccess access;
     private final PaymentRequests paymentRequests;
     private final Rates rates;
@@ -53,11 +57,14 @@ public class TransactionService {
     private final OpenTransactionQuota quota;
     private final Compliance compliance;
     private final Event<Opened> opened;
+    private final IdempotentCreations creations;
 
     public TransactionService(MerchantAccess access, PaymentRequests paymentRequests, Rates rates,
             TransactionEvents events, TransactionServiceConfig config, ConsistentReads consistentReads,
-            RefundService refunds, OpenTransactionQuota quota, Compliance compliance, Event<Opened> opened) {
+            RefundService refunds, OpenTransactionQuota quota, Compliance compliance, Event<Opened> opened,
+            IdempotentCreations creations) {
         this.opened = opened;
+        this.creations = creations;
         this.compliance = compliance;
         this.quota = quota;
         this.refunds = refunds;
@@ -69,11 +76,15 @@ public class TransactionService {
         this.config = config;
     }
 
+    /** {@code POST /transaction}: once per caller and Idempotency-Key ({@code idempotencyKey} may be null). */
     @Transactional
-    public CreationResult create(Caller caller, NewTransaction request) {
+    public IdempotentCreations.Once<CreationResult> create(Caller caller, NewTransaction request,
+            String idempotencyKey) {
         CallerScope scope = access.scope(caller);
-        return open(UUID.randomUUID(), access.forCreation(scope), request,
-                scope.apiKey() ? Opener.API_KEY : Opener.PUBLISHABLE_KEY);
+        MerchantView merchant = access.forCreation(scope);
+        Opener opener = scope.apiKey() ? Opener.API_KEY : Opener.PUBLISHABLE_KEY;
+        return creations.once(caller, idempotencyKey, request, CREATION,
+                () -> open(UUID.randomUUID(), merchant, request, opener));
     }
 
     /**

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.transaction.rest.TransactionDtos.CreateTransactionRequest;
+import dev.cryptopay.transaction.service.IdempotentCreations;
 import dev.cryptopay.transaction.service.NewTransaction;
 import dev.cryptopay.transaction.service.TransactionService;
 import dev.cryptopay.transaction.view.CreationResult;
@@ -36,11 +37,12 @@ class CreationCancelledTest {
         final AtomicInteger creations = new AtomicInteger();
 
         CountingService() {
-            super(null, null, null, null, null, null, null, null, null, null);
+            super(null, null, null, null, null, null, null, null, null, null, null);
         }
 
         @Override
-        public CreationResult create(Caller caller, NewTransaction request) {
+        public IdempotentCreations.Once<CreationResult> create(Caller caller, NewTransaction request,
+                String idempotencyKey) {
             creations.incrementAndGet();
             throw ApiException.unauthorized("This endpoint needs an account's key.");
         }
@@ -87,8 +89,8 @@ class CreationCancelledTest {
 
     private Outcome subscribe(boolean cancelAtOnce) {
         Outcome outcome = new Outcome(new CountDownLatch(1), new CountDownLatch(1), new CopyOnWriteArrayList<>());
-        resource.create(new CreateTransactionRequest(null, null, new BigDecimal("25"), "USD", "USDC", "base", null, null,
-                null)).subscribe().withSubscriber(new UniSubscriber<Response>() {
+        resource.create(null, new CreateTransactionRequest(null, null, new BigDecimal("25"), "USD", "USDC", "base", null,
+                null, null)).subscribe().withSubscriber(new UniSubscriber<Response>() {
                     @Override
                     public void onSubscribe(UniSubscription subscription) {
                         if (cancelAtOnce) {

@@ -110,6 +110,15 @@ final class Fixtures {
                 .then().statusCode(201).extract().asString());
     }
 
+    /** A transaction of {@code usd} USD in BTC, paid in full and confirmed (3 blocks: every merchant here needs ≤ 3). */
+    static String paid(MerchantConfiguration m, String usd) {
+        JsonNode created = create(apiKey(m), body(usd, "USD", "BTC", "bitcoin"));
+        String id = created.get("transactionId").asText();
+        transfer(m, "bitcoin", "BTC", created.get("address").asText(), created.get("assetAmount").asText(), 3);
+        await(m, id, tx -> tx.get("status").asInt() == 1);
+        return id;
+    }
+
     static JsonNode get(RequestSpecification as, String transactionId) {
         return tree(as.when().get("/transaction/" + transactionId).then().statusCode(200).extract().asString());
     }

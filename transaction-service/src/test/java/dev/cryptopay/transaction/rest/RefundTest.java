@@ -6,6 +6,7 @@ import static dev.cryptopay.transaction.rest.Fixtures.body;
 import static dev.cryptopay.transaction.rest.Fixtures.create;
 import static dev.cryptopay.transaction.rest.Fixtures.merchant;
 import static dev.cryptopay.transaction.rest.Fixtures.mine;
+import static dev.cryptopay.transaction.rest.Fixtures.paid;
 import static dev.cryptopay.transaction.rest.Fixtures.transfer;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
@@ -270,15 +271,6 @@ class RefundTest {
                 .then().statusCode(409).body("code", equalTo("invalid_state"));
         // a failed leg gives its crypto back to the cap: the whole amount is refundable again
         refund(m, id, "{\"amount\":100,\"gasFeePayer\":\"merchant\"}").statusCode(201);
-    }
-
-    /** A transaction of {@code usd} USD in BTC, paid in full and confirmed (3 blocks: every merchant here needs ≤ 3). */
-    private static String paid(MerchantConfiguration m, String usd) {
-        JsonNode created = create(apiKey(m), body(usd, "USD", "BTC", "bitcoin"));
-        String id = created.get("transactionId").asText();
-        transfer(m, "bitcoin", "BTC", created.get("address").asText(), created.get("assetAmount").asText(), 3);
-        await(m, id, tx -> tx.get("status").asInt() == 1);
-        return id;
     }
 
     private static ValidatableResponse refund(MerchantConfiguration m, String id, String body) {
