@@ -1,6 +1,7 @@
 package dev.cryptopay.subscription.billing;
 
 import dev.cryptopay.subscription.config.SubscriptionConfig;
+import dev.cryptopay.subscription.domain.AttemptResult;
 import dev.cryptopay.subscription.domain.BillingClock;
 import dev.cryptopay.subscription.domain.Subscription;
 import dev.cryptopay.subscription.domain.SubscriptionPayment;
@@ -85,7 +86,7 @@ public class BillingJob {
             batch = QuarkusTransaction.requiringNew().call(this::openDueRetries);
             retried += batch;
         } while (batch == config.billingBatchSize());
-        int timedOut = QuarkusTransaction.requiringNew().call(this::timeOutUnopened);
+        int timedOut = timeOutUnopened();
         if (billed + retried + timedOut > 0) {
             LOG.infof("billing pass: %d billed, %d retries opened, %d attempts timed out", billed, retried, timedOut);
         }
@@ -125,21 +126,30 @@ public class BillingJob {
         return rows.size();
     }
 
+    /**
+     * Fails the attempts transaction-service has not opened in time, each in a transaction of its own: it locks the
+     * attempt's subscription, payment and attempt as the consumer of transaction events does, and the consumer holds
+     * a whole poll's subscriptions at once. Holding one attempt's locks at a time, the job can wait for the consumer
+     * but never hold what the consumer waits for while it does: no deadlock, which would stop the consumer's channel.
+     */
+    @SuppressWarnings("unchecked")
     int timeOutUnopened() {
         OffsetDateTime cutoff = clock.now().minus(config.attemptOpenTimeout());
-        @SuppressWarnings("unchecked")
-        List<UUID> ids = em.createNativeQuery("select id from payment_attempt where result = 'REQUESTED' "
-                + "and started_at < ?1 order by started_at limit ?2", UUID.class)
-                .setParameter(1, cutoff).setParameter(2, config.billingBatchSize()).getResultList();
+        List<UUID> ids = QuarkusTransaction.requiringNew().call(() -> em.createNativeQuery(
+                "select id from payment_attempt where result = 'REQUESTED' and started_at < ?1 order by started_at "
+                        + "limit ?2", UUID.class)
+                .setParameter(1, cutoff).setParameter(2, config.billingBatchSize()).getResultList());
         int count = 0;
         for (UUID id : ids) {
-            var locked = outcomes.lock(id);
-            if (locked.isPresent() && locked.get().attempt().result
-                    == dev.cryptopay.subscription.domain.AttemptResult.REQUESTED) {
+            count += QuarkusTransaction.requiringNew().call(() -> {
+                var locked = outcomes.lock(id);
+                if (locked.isEmpty() || locked.get().attempt().result != AttemptResult.REQUESTED) {
+                    return 0; // opened (or settled) in the meantime
+                }
                 outcomes.failed(locked.get(), "transaction_not_opened: transaction-service did not open the "
                         + "transaction within " + config.attemptOpenTimeout(), null);
-                count++;
-            }
+                return 1;
+            });
         }
         return count;
     }

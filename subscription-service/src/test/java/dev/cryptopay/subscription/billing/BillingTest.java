@@ -21,7 +21,9 @@ import dev.cryptopay.subscription.messaging.BillingRejectionConsumer;
 import dev.cryptopay.subscription.testing.Api;
 import dev.cryptopay.subscription.testing.Fixtures;
 import dev.cryptopay.subscription.testing.GreenMailResource;
+import dev.cryptopay.support.testing.LockWaits;
 import dev.cryptopay.support.testing.TestTokens;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,11 +33,17 @@ import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -63,6 +71,9 @@ class BillingTest {
 
     @Inject
     BillingRejectionConsumer rejections;
+
+    @Inject
+    AgroalDataSource dataSource;
 
     @ConfigProperty(name = "kafka.bootstrap.servers")
     String bootstrap;
@@ -373,6 +384,43 @@ class BillingTest {
         assertEquals("FAILED", payments.getString("payments[0].payments[0].result"));
         assertTrue(payments.getString("payments[0].payments[0].failureReason").startsWith("transaction_not_opened"));
         assertEquals("PENDING", payments.getString("payments[0].status"));
+    }
+
+    /**
+     * Each timed-out attempt commits on its own: the job never holds one subscription's locks while it waits for
+     * another's, which the consumer of transaction events may hold (a deadlock there would stop its channel).
+     */
+    @Test
+    void attemptsTimeOutOneTransactionEach() throws Exception {
+        Sub older = newSubscription("10");
+        job.runOnce();
+        String olderAttempt = openAttempt(older);
+        Sub newer = newSubscription("10");
+        job.runOnce();
+        String newerAttempt = openAttempt(newer);
+        clock.advance(Duration.ofMinutes(61));
+        ExecutorService pass = Executors.newSingleThreadExecutor();
+        try (Connection consumer = dataSource.getConnection()) {
+            consumer.setAutoCommit(false);
+            try (PreparedStatement lock = consumer.prepareStatement("select id from subscription where id = ? "
+                    + "for update")) {
+                lock.setObject(1, UUID.fromString(newer.id()));
+                lock.executeQuery().close();
+            }
+            Future<BillingJob.Pass> running = pass.submit(job::runOnce);
+            LockWaits.awaitBlocked(dataSource, running);
+
+            assertEquals(List.of("FAILED"), Api.payments(older.account(), older.id())
+                    .getList("payments[0].payments.result"), "the older attempt committed while the job waits");
+            consumer.commit();
+            assertTrue(running.get(10, TimeUnit.SECONDS).timedOut() >= 2);
+        } finally {
+            pass.shutdownNow();
+        }
+        assertEquals(olderAttempt, Api.payments(older.account(), older.id()).getString("payments[0].payments[0].id"));
+        JsonPath newerPayments = Api.payments(newer.account(), newer.id());
+        assertEquals(newerAttempt, newerPayments.getString("payments[0].payments[0].id"));
+        assertEquals("FAILED", newerPayments.getString("payments[0].payments[0].result"));
     }
 
     @Test
