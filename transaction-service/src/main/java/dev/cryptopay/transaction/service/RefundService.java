@@ -277,6 +277,10 @@ public class RefundService {
      * The operator's hand for networks paid out by hand (or a payout stuck on a node): moves a leg to broadcast
      * (with the payout's {@code txnHash}), completed or failed (with a {@code reason}), by the table of
      * {@link RefundStatus}; any other move is 409 invalid_state. Answers the leg as Get Transaction shows it.
+     * A pending leg whose payout the treasury has already signed (RefundPayouts commits the signed transaction before
+     * it sends it) may be on the chain at any moment: failing it would free its crypto for another refund and pay
+     * the payer twice, another hash would never be followed. Such a leg only moves to broadcast with the signed
+     * payout's own hash (else 409).
      */
     @Transactional
     public Refund operatorMove(String refundId, int status, String txnHash, String reason) {
@@ -290,6 +294,11 @@ public class RefundService {
                 .orElseThrow(() -> ApiException.notFound("Refund " + refundId));
         OffsetDateTime now = Clock.now();
         RefundStatus next = RefundStatus.of(status);
+        if (leg.state() == RefundStatus.PENDING && leg.payoutRaw != null
+                && !(next == RefundStatus.BROADCAST && leg.txnHash.equalsIgnoreCase(txnHash))) {
+            throw ApiException.conflict("invalid_state", "The treasury has signed this refund's payout ("
+                    + leg.txnHash + ") and may have sent it: it can only be marked broadcast with that txnHash.");
+        }
         switch (next) {
             case BROADCAST -> {
                 leg.broadcast(txnHash, now);

@@ -18,15 +18,18 @@ import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.outbox.OutboxEvent;
+import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.testing.TestTokens;
 import dev.cryptopay.transaction.domain.Refund;
+import dev.cryptopay.transaction.service.RefundService;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.transaction.UserTransaction;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,6 +51,12 @@ class RefundTest {
 
     @Inject
     EntityManager em;
+
+    @Inject
+    RefundService refunds;
+
+    @Inject
+    UserTransaction transactions;
 
     @BeforeAll
     static void setUp() {
@@ -271,6 +280,43 @@ class RefundTest {
                 .then().statusCode(409).body("code", equalTo("invalid_state"));
         // a failed leg gives its crypto back to the cap: the whole amount is refundable again
         refund(m, id, "{\"amount\":100,\"gasFeePayer\":\"merchant\"}").statusCode(201);
+    }
+
+    /**
+     * A leg whose payout the treasury has signed (RefundPayouts commits it before sending) may be on the chain: the
+     * operator may only mark it broadcast with that payout's hash. Each move runs in a transaction that puts the leg
+     * in that state, holds it (so the payout job skips it) and rolls back.
+     */
+    @Test
+    void aLegWhosePayoutIsSignedOnlyMovesToBroadcastWithItsOwnHash() throws Exception {
+        MerchantConfiguration m = merchant(c -> c.minConfirms(1, 1));
+        String id = paid(m, "100");
+        UUID leg = UUID.fromString(refund(m, id, "{\"amount\":10}").statusCode(201).extract().as(JsonNode.class).get(0)
+                .get("refundID").asText());
+        String signed = "0x" + "ab".repeat(32);
+
+        assertEquals(409, moveWhileSigned(leg, signed, -1, null), "failed: its crypto would be refundable again");
+        assertEquals(409, moveWhileSigned(leg, signed, 1, null), "completed by hand");
+        assertEquals(409, moveWhileSigned(leg, signed, 2, "0x" + "cd".repeat(32)), "another payout's hash");
+        assertEquals(2, moveWhileSigned(leg, signed, 2, signed.toUpperCase().replace("0X", "0x")),
+                "broadcast with the signed payout's own hash");
+    }
+
+    /** The leg's status after the operator's move, or the refusal's HTTP status. */
+    private int moveWhileSigned(UUID leg, String signed, int status, String hash) throws Exception {
+        transactions.begin();
+        try {
+            em.createNativeQuery("select id from refund where id = ?1 for update").setParameter(1, leg)
+                    .getResultList();
+            em.createNativeQuery("update refund set status = 0, payout_raw = '0xf86c01', txn_hash = ?2, "
+                    + "broadcast_at = null where id = ?1").setParameter(1, leg).setParameter(2, signed)
+                    .executeUpdate();
+            return refunds.operatorMove(leg.toString(), status, hash, "by hand").status;
+        } catch (ApiException refused) {
+            return refused.status();
+        } finally {
+            transactions.rollback();
+        }
     }
 
     private static ValidatableResponse refund(MerchantConfiguration m, String id, String body) {
