@@ -42,9 +42,15 @@ public class MerchantService {
         MerchantDraftValidator.validate(body, false, null);
         MerchantDraft draft = body.normalized();
         Account account = account(accountId);
-        if (draft.externalMID() != null && Merchant.findByExternalMID(accountId, draft.externalMID()).isPresent()) {
-            throw ApiException.conflict("external_mid_taken",
-                    "Another merchant of this account already has externalMID " + draft.externalMID() + ".");
+        if (draft.externalMID() != null) {
+            // Two creations with one externalMID at once: the second waits here until the first commits and then
+            // finds its merchant (409), where it would otherwise have failed on the unique index at commit (500).
+            Merchant.getEntityManager().createNativeQuery("select pg_advisory_xact_lock(hashtext(?1))")
+                    .setParameter(1, externalMidLock(accountId, draft.externalMID())).getSingleResult();
+            if (Merchant.findByExternalMID(accountId, draft.externalMID()).isPresent()) {
+                throw ApiException.conflict("external_mid_taken",
+                        "Another merchant of this account already has externalMID " + draft.externalMID() + ".");
+            }
         }
         OffsetDateTime now = OffsetDateTime.now();
         Merchant merchant = new Merchant();
@@ -170,6 +176,11 @@ public class MerchantService {
     static Account account(UUID accountId) {
         return Account.<Account>findByIdOptional(accountId, LockModeType.PESSIMISTIC_READ)
                 .orElseThrow(() -> ApiException.notFound("Account"));
+    }
+
+    /** The key of the transaction-scoped advisory lock that creations with {@code externalMID} take. */
+    public static String externalMidLock(UUID accountId, String externalMID) {
+        return "merchant.external_mid:" + accountId + ":" + externalMID;
     }
 
     private static Merchant lockMerchant(UUID accountId, UUID merchantId) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.events.Topics;
+import dev.cryptopay.merchant.service.MerchantService;
 import dev.cryptopay.support.testing.LockWaits;
 import dev.cryptopay.support.testing.TestTokens;
 import io.agroal.api.AgroalDataSource;
@@ -31,10 +32,11 @@ import org.junit.jupiter.api.Test;
  * A merchant's event carries its account's settings and the version account + merchant. An account change re-publishes
  * every merchant of the account while it holds the account's row; a merchant change that runs meanwhile must wait for
  * it and publish both changes under a higher version. Otherwise each publishes its own half under the same version and
- * consumers, which keep the first of two equal versions, lose one of them for good (docs/decisions.md §111).
+ * consumers, which keep the first of two equal versions, lose one of them for good (docs/decisions.md §111). And two
+ * creations with one externalMID at once: the second is 409 like any taken externalMID.
  */
 @QuarkusTest
-class ConcurrentConfigurationTest {
+class ConcurrentMerchantChangesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -82,6 +84,36 @@ class ConcurrentConfigurationTest {
         assertEquals(current, last.path("version").asLong(),
                 "the merchant's last event carries the account's change as well as its own");
         assertEquals("Corner Shop Two", last.path("name").asText());
+    }
+
+    @Test
+    void aSecondCreationWithTheSameExternalMidAtOnceIs409() throws Exception {
+        UUID account = TestAccounts.newAccount();
+        String mid = "till-" + UUID.randomUUID().toString().substring(0, 8);
+        String body = TestAccounts.MINIMAL_MERCHANT.replace("{", "{\"externalMID\":\"" + mid + "\",");
+
+        try (Connection first = dataSource.getConnection()) {
+            // A first creation in progress, as MerchantService.create makes it: the externalMID's lock, its row.
+            first.setAutoCommit(false);
+            try (PreparedStatement st = first.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {
+                st.setString(1, MerchantService.externalMidLock(account, mid));
+                st.executeQuery().close();
+            }
+            try (PreparedStatement st = first.prepareStatement("insert into merchant (id, account_id, name, address1, "
+                    + "city, region, country, status, descriptor, external_mid) "
+                    + "values (?, ?, 'First', '1 Main St', 'Berlin', 'BE', 'DE', 1, 'First', ?)")) {
+                st.setObject(1, UUID.randomUUID());
+                st.setObject(2, account);
+                st.setString(3, mid);
+                st.executeUpdate();
+            }
+            Future<Integer> second = client.submit(() -> given().auth().oauth2(TestTokens.admin(account))
+                    .contentType(ContentType.JSON).body(body)
+                    .when().post("/accounts/" + account + "/merchants").then().extract().statusCode());
+            LockWaits.awaitBlocked(dataSource, second);
+            first.commit();
+            assertEquals(409, second.get(10, TimeUnit.SECONDS), "external_mid_taken, not a failure at commit");
+        }
     }
 
     private long currentVersion(UUID account, UUID merchant) throws SQLException {
