@@ -3,6 +3,7 @@ package dev.cryptopay.subscription.billing;
 import dev.cryptopay.events.BillingRequest;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.Topics;
+import dev.cryptopay.subscription.config.SubscriptionConfig;
 import dev.cryptopay.subscription.domain.AttemptResult;
 import dev.cryptopay.subscription.domain.BillingCalendar;
 import dev.cryptopay.subscription.domain.PaymentAttempt;
@@ -12,6 +13,7 @@ import dev.cryptopay.subscription.domain.SubscriptionPayment;
 import dev.cryptopay.support.outbox.Outbox;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
@@ -26,9 +28,15 @@ import java.util.UUID;
 public class Billing {
 
     private final Outbox outbox;
+    /**
+     * How long transaction-service may still open an attempt's transaction: five sixths of the time after which the
+     * billing job fails the attempt, so that the transaction's events have the last sixth to arrive here.
+     */
+    private final Duration openWithin;
 
-    public Billing(Outbox outbox) {
+    public Billing(Outbox outbox, SubscriptionConfig config) {
         this.outbox = outbox;
+        this.openWithin = config.attemptOpenTimeout().multipliedBy(5).dividedBy(6);
     }
 
     /** The payment of the subscription's next period, PENDING with no attempt yet; it becomes the open payment. */
@@ -73,7 +81,8 @@ public class Billing {
         p.updatedAt = now;
         outbox.append(Topics.BILLING, EventTypes.BILLING_TRANSACTION_REQUESTED, a.id.toString(),
                 new BillingRequest(a.id.toString(), s.accountId.toString(), s.merchantId.toString(),
-                        a.requestedAmount, p.currency, s.asset, s.network, p.id.toString(), null, s.customerEmail));
+                        a.requestedAmount, p.currency, s.asset, s.network, p.id.toString(), null, s.customerEmail,
+                        openWithin.toString()));
         return a;
     }
 }

@@ -151,6 +151,7 @@ class BillingTest {
         assertEquals("polygon", request.get("network").asText());
         assertEquals(s.account().toString(), request.get("accountId").asText());
         assertEquals("payer@example.com", request.get("customerEmail").asText());
+        assertEquals("PT50M", request.get("openWithin").asText(), "five sixths of attempt-open-timeout (1h)");
 
         deliver(EventTypes.TRANSACTION_CREATED, attempt, 1, 0, 0, "10", "0");
         JsonPath pending = Api.payments(s.account(), s.id());

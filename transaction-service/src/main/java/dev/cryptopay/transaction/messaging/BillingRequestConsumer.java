@@ -30,6 +30,7 @@ import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.Currency;
 import java.util.List;
 import java.util.UUID;
@@ -117,7 +118,7 @@ public class BillingRequestConsumer {
         try {
             QuarkusTransaction.requiringNew().run(() -> {
                 if (inbox.firstDelivery(CONSUMER, event.id())) {
-                    open(request);
+                    open(request, event.time());
                 }
             });
         } catch (Temporary e) {
@@ -193,8 +194,11 @@ public class BillingRequestConsumer {
         String payload = (String) rows.get(0)[0];
         int attempts = ((Number) rows.get(0)[1]).intValue();
         BillingRequest request;
+        String requestedAt;
         try {
-            request = mapper.treeToValue(CloudEvent.parse(payload).data(), BillingRequest.class);
+            CloudEvent event = CloudEvent.parse(payload);
+            request = mapper.treeToValue(event.data(), BillingRequest.class);
+            requestedAt = event.time();
         } catch (IllegalArgumentException | JsonProcessingException e) {
             forget(transactionId);
             return;
@@ -202,7 +206,7 @@ public class BillingRequestConsumer {
         String error;
         String code = null;
         try {
-            QuarkusTransaction.requiringNew().run(() -> open(request));
+            QuarkusTransaction.requiringNew().run(() -> open(request, requestedAt));
             forget(transactionId);
             return;
         } catch (Temporary e) {
@@ -246,13 +250,14 @@ public class BillingRequestConsumer {
     }
 
     /** Opens the transaction in the caller's transaction; {@link ApiException} for a refusal. */
-    private void open(BillingRequest request) {
+    private void open(BillingRequest request, String requestedAt) {
         UUID id = uuid("transactionId", request.transactionId());
         UUID accountId = uuid("accountId", request.accountId());
         UUID merchantId = uuid("merchantId", request.merchantId());
         if (Transaction.findById(id) != null) {
             return;
         }
+        requireInTime(request, requestedAt);
         Validation v = new Validation()
                 .required("amount", request.amount())
                 .requiredText("currency", request.currency()).currency("currency", request.currency())
@@ -282,6 +287,28 @@ public class BillingRequestConsumer {
                 throw new Temporary(e.getMessage());
             }
             throw e;
+        }
+    }
+
+    /**
+     * A request older than its {@code openWithin} is rejected ({@code request_expired}): subscription-service fails an
+     * attempt it has not heard of in time, and a transaction opened after that would take a payment nobody credits.
+     */
+    private static void requireInTime(BillingRequest request, String requestedAt) {
+        if (request.openWithin() == null || requestedAt == null) {
+            return;
+        }
+        Duration within;
+        OffsetDateTime at;
+        try {
+            within = Duration.parse(request.openWithin());
+            at = OffsetDateTime.parse(requestedAt);
+        } catch (DateTimeParseException e) {
+            throw ApiException.validation("openWithin", "must be an ISO-8601 duration after an RFC 3339 time");
+        }
+        if (Clock.now().isAfter(at.plus(within))) {
+            throw ApiException.conflict("request_expired", "The billing request of " + requestedAt
+                    + " was to be opened within " + within + "; subscription-service has given its attempt up.");
         }
     }
 

@@ -135,6 +135,34 @@ class BillingRequestConsumerTest {
         assertRejected(negative, "validation_failed");
     }
 
+    /**
+     * subscription-service gives an attempt up when its transaction is not opened in time; a request that arrives
+     * later (this service was down, or lagging) must not open a transaction whose payment nobody would credit.
+     */
+    @Test
+    void aRequestOlderThanItsOpenWithinIsRejectedAndAYoungerOneOpened() {
+        MerchantConfiguration merchant = merchant();
+        UUID late = UUID.randomUUID();
+        UUID inTime = UUID.randomUUID();
+        String anHourAgo = Instant.now().minus(Duration.ofMinutes(60)).toString();
+
+        consumer.onBillingEvent(at(anHourAgo, request(new BillingRequest(late.toString(), merchant.accountId(),
+                merchant.merchantId(), BigDecimal.TEN, "USD", "BTC", "bitcoin", "p-late", null, null, "PT50M")))
+                .toJson());
+        consumer.onBillingEvent(at(anHourAgo, request(new BillingRequest(inTime.toString(), merchant.accountId(),
+                merchant.merchantId(), BigDecimal.TEN, "USD", "BTC", "bitcoin", "p-in-time", null, null, "PT70M")))
+                .toJson());
+
+        assertRejected(late, "request_expired");
+        assertNotNull(QuarkusTransaction.requiringNew().call(() -> Transaction.findById(inTime)),
+                "opened: within its 70 minutes");
+    }
+
+    private static CloudEvent at(String time, CloudEvent event) {
+        return new CloudEvent(event.id(), event.source(), event.type(), event.specversion(), time, event.subject(),
+                event.datacontenttype(), event.data());
+    }
+
     @Test
     void aDisabledMerchantIsRejected() throws Exception {
         MerchantConfiguration merchant = merchant(c -> c.status(MerchantConfiguration.DISABLED));
