@@ -22,6 +22,7 @@ import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -118,8 +119,12 @@ public class Detection {
                 .setParameter(1, network).setParameter(2, PaymentTransfer.CONFIRMING).setParameter(3, head)
                 .getResultList());
         Map<UUID, Transaction> transactions = lockTransactions(affected);
-        // The requests were read before their transactions were locked: a cancel may have committed meanwhile.
-        watched.values().forEach(em::refresh);
+        // The requests were read before their transactions were locked: a cancel may have committed meanwhile. They
+        // are read again and locked (after their transactions and in id order, as every writer of requests takes
+        // them): the expiry job, which expires requests without their transactions' lock, then skips them until this
+        // pass commits, where before it could commit EXPIRED under it, and the pass wrote its stale status back.
+        watched.values().stream().sorted(Comparator.comparing((PaymentRequest r) -> r.id))
+                .forEach(r -> em.refresh(r, LockModeType.PESSIMISTIC_WRITE));
 
         Set<UUID> detected = new HashSet<>();
         Map<UUID, List<Compliance.Decision>> decisions = new HashMap<>();

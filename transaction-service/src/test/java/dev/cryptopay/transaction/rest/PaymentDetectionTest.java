@@ -16,15 +16,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.support.testing.LockWaits;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,6 +45,9 @@ class PaymentDetectionTest {
 
     @Inject
     EntityManager em;
+
+    @Inject
+    AgroalDataSource dataSource;
 
     @BeforeAll
     static void setUp() {
@@ -84,6 +93,33 @@ class PaymentDetectionTest {
         watcherCatchesUp(m, "bitcoin");
         assertEquals(List.of("transaction.created", "transaction.payment_detected", "transaction.success"),
                 eventTypes(id));
+    }
+
+    /**
+     * The expiry job expires a request (it takes requests without their transaction's lock) while the watcher finds
+     * a transfer to it: the request stays EXPIRED, a final state, and the transfer counts as late. The job's update is
+     * held uncommitted until the watcher waits for it, then committed.
+     */
+    @Test
+    void aTransferFoundAsItsRequestExpiresLeavesTheRequestExpired() throws Exception {
+        MerchantConfiguration m = merchant(c -> c.minConfirms(1, 1));
+        JsonNode created = create(apiKey(m), body("100", "USD", "BTC", "bitcoin"));
+        String id = created.get("transactionId").asText();
+        try (Connection expiry = dataSource.getConnection()) {
+            expiry.setAutoCommit(false);
+            try (PreparedStatement expire = expiry.prepareStatement(
+                    "update payment_request set status = -1 where id = ?")) {
+                expire.setObject(1, UUID.fromString(created.get("paymentRequestId").asText()));
+                assertEquals(1, expire.executeUpdate());
+            }
+            transfer(m, "bitcoin", "BTC", created.get("address").asText(), "0.002", 1);
+            LockWaits.awaitBlocked(dataSource, new CompletableFuture<Void>()); // the watcher's pass
+            expiry.commit();
+        }
+
+        JsonNode seen = await(m, id, tx -> payment(tx).get("transfers").size() == 1);
+        assertEquals(-1, payment(seen).get("status").asInt(), "expired stays expired");
+        assertTrue(payment(seen).get("transfers").get(0).get("late").asBoolean(), "the transfer came late");
     }
 
     @Test
