@@ -19,6 +19,7 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.problem.JsonProblems;
 import dev.cryptopay.support.problem.Problem;
 import dev.cryptopay.support.security.KeyHash;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import io.netty.channel.EventLoop;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -65,7 +66,7 @@ import org.jboss.logging.MDC;
 public class GatewayRouter {
 
     public static final String REQUEST_ID = "X-Request-Id";
-    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    public static final String IDEMPOTENCY_KEY = IdempotencyKeys.HEADER;
     private static final Logger LOG = Logger.getLogger(GatewayRouter.class);
     /** Identity headers a client may send; they are consumed here and never reach a service. */
     private static final List<String> CLIENT_IDENTITY_HEADERS = List.of("Authorization", Authenticator.API_KEY_HEADER,
@@ -265,8 +266,8 @@ public class GatewayRouter {
      * the operator's subject.
      */
     static String idempotencyScope(Identity identity) {
-        return KeyHash.of(identity.keyType() + "|" + identity.accountId() + "|" + identity.subject() + "|"
-                + identity.merchantId() + "|" + identity.merchantRef());
+        return IdempotencyKeys.scope(identity.keyType(), identity.accountId(), identity.subject(),
+                identity.merchantId(), identity.merchantRef());
     }
 
     /** POSTs with an Idempotency-Key go through the store; everything else is forwarded as is. */
@@ -278,8 +279,8 @@ public class GatewayRouter {
             forward(ctx, route, admitted, new Forwarding(body, null, null));
             return;
         }
-        if (key.isBlank() || key.length() > 255 || !key.chars().allMatch(c -> c >= 0x21 && c <= 0x7e)) {
-            respond(ctx, ApiException.validation(IDEMPOTENCY_KEY, "must be 1 to 255 visible ASCII characters"));
+        if (!IdempotencyKeys.valid(key)) {
+            respond(ctx, ApiException.validation(IDEMPOTENCY_KEY, IdempotencyKeys.INVALID));
             return;
         }
         String scope = idempotencyScope(identity);

@@ -6,9 +6,6 @@ import jakarta.ws.rs.core.Response;
 /** The 201 of a creation that honours Idempotency-Key in this service as well (docs/decisions.md §112). */
 final class IdempotentAnswers {
 
-    /** The client's header, which the gateway passes on for the creations that move money. */
-    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
-
     private IdempotentAnswers() {
     }
 

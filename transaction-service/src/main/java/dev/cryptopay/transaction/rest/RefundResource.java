@@ -4,6 +4,7 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.transaction.quote.Money;
 import dev.cryptopay.transaction.service.RefundService;
 import dev.cryptopay.transaction.service.RefundService.RefundCommand;
@@ -45,7 +46,7 @@ public class RefundResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
     public Response refund(@PathParam("accountID") String accountId, @PathParam("transactionID") String transactionId,
-            @HeaderParam(IdempotentAnswers.IDEMPOTENCY_KEY) String idempotencyKey, RefundRequest body) {
+            @HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey, RefundRequest body) {
         UUID account;
         try {
             account = UUID.fromString(accountId);

@@ -4,6 +4,7 @@ import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.transaction.domain.CustomerDetails;
 import dev.cryptopay.transaction.domain.PaymentRequest;
 import dev.cryptopay.transaction.kyc.DocumentFormat;
@@ -85,7 +86,7 @@ public class TransactionResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed({ ADMIN, PUBLISHABLE })
     @NonBlocking
-    public Uni<Response> create(@HeaderParam(IdempotentAnswers.IDEMPOTENCY_KEY) String idempotencyKey,
+    public Uni<Response> create(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey,
             CreateTransactionRequest body) {
         NewTransaction request = TransactionRequests.validate(body);
         return Uni.createFrom().<Response>emitter(answer -> {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.support.security.KeyHash;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -29,7 +30,6 @@ public class IdempotentCreations {
 
     /** As long as the gateway keeps its records (docs/api-conventions.md "Idempotency"). */
     static final Duration RETENTION = Duration.ofHours(24);
-    private static final int MAX_KEY_LENGTH = 255;
 
     /** A creation's answer, and whether it is the first request's, given again. */
     public record Once<T>(T answer, boolean replayed) {
@@ -54,8 +54,8 @@ public class IdempotentCreations {
         if (key == null) {
             return new Once<>(creation.get(), false);
         }
-        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH) {
-            throw ApiException.validation("Idempotency-Key", "must be 1 to 255 visible ASCII characters");
+        if (!IdempotencyKeys.valid(key)) {
+            throw ApiException.validation(IdempotencyKeys.HEADER, IdempotencyKeys.INVALID);
         }
         String scope = scope(caller);
         try {
@@ -90,8 +90,8 @@ public class IdempotentCreations {
 
     /** The caller as the gateway scopes its own records: key type, account, key, merchant (docs/decisions.md §28). */
     static String scope(Caller caller) {
-        return KeyHash.of(caller.keyType() + "|" + caller.accountId().orElse(null) + "|" + caller.keyId() + "|"
-                + caller.merchantId().orElse(null) + "|" + caller.merchantRef().orElse(null));
+        return IdempotencyKeys.scope(caller.keyType(), caller.accountId().orElse(null), caller.keyId(),
+                caller.merchantId().orElse(null), caller.merchantRef().orElse(null));
     }
 
     @Scheduled(every = "1h", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,

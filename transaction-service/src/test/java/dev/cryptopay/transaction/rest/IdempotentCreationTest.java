@@ -86,6 +86,21 @@ class IdempotentCreationTest {
     }
 
     @Test
+    void aMalformedKeyIs400AndCreatesNothing() {
+        String reference = "idem-" + UUID.randomUUID();
+
+        ExtractableResponse<Response> spaced = create(token, "two words", body(reference, "BTC"));
+        ExtractableResponse<Response> tooLong = create(token, "k".repeat(256), body(reference, "BTC"));
+
+        for (ExtractableResponse<Response> refused : List.of(spaced, tooLong)) {
+            assertEquals(400, refused.statusCode(), refused.asString());
+            assertEquals("application/problem+json", refused.contentType());
+            assertEquals("Idempotency-Key", refused.path("errors[0].field"));
+        }
+        assertEquals(0, transactionsWith(reference));
+    }
+
+    @Test
     void anotherKeyOrAnotherCallerCreatesAnew() {
         String reference = "idem-" + UUID.randomUUID();
         String key = "key-" + UUID.randomUUID();
