@@ -9,7 +9,6 @@ import dev.cryptopay.support.limits.AccountLimits;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.KeyHash;
-import io.quarkus.hibernate.orm.panache.Panache;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
@@ -104,10 +103,7 @@ public class KeyService {
      * the cap. An advisory lock rather than a row lock: on account creation the account row is not flushed yet.
      */
     private static void lockAccountKeys(UUID accountId) {
-        Panache.getEntityManager()
-                .createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtextextended(?1, 0))) locked")
-                .setParameter(1, "account-keys:" + accountId)
-                .getSingleResult();
+        TransactionLocks.take("account-keys:" + accountId);
     }
 
     private void publish(AccountKey key) {

@@ -45,8 +45,7 @@ public class MerchantService {
         if (draft.externalMID() != null) {
             // Two creations with one externalMID at once: the second waits here until the first commits and then
             // finds its merchant (409), where it would otherwise have failed on the unique index at commit (500).
-            Merchant.getEntityManager().createNativeQuery("select pg_advisory_xact_lock(hashtext(?1))")
-                    .setParameter(1, externalMidLock(accountId, draft.externalMID())).getSingleResult();
+            TransactionLocks.take(externalMidLock(accountId, draft.externalMID()));
             if (Merchant.findByExternalMID(accountId, draft.externalMID()).isPresent()) {
                 throw ApiException.conflict("external_mid_taken",
                         "Another merchant of this account already has externalMID " + draft.externalMID() + ".");
@@ -178,7 +177,7 @@ public class MerchantService {
                 .orElseThrow(() -> ApiException.notFound("Account"));
     }
 
-    /** The key of the transaction-scoped advisory lock that creations with {@code externalMID} take. */
+    /** The name of the {@link TransactionLocks} lock that creations with {@code externalMID} take. */
     public static String externalMidLock(UUID accountId, String externalMID) {
         return "merchant.external_mid:" + accountId + ":" + externalMID;
     }

@@ -93,9 +93,11 @@ class ConcurrentMerchantChangesTest {
         String body = TestAccounts.MINIMAL_MERCHANT.replace("{", "{\"externalMID\":\"" + mid + "\",");
 
         try (Connection first = dataSource.getConnection()) {
-            // A first creation in progress, as MerchantService.create makes it: the externalMID's lock, its row.
+            // A first creation in progress, as MerchantService.create makes it: the externalMID's lock (taken as
+            // TransactionLocks takes it), its row.
             first.setAutoCommit(false);
-            try (PreparedStatement st = first.prepareStatement("select pg_advisory_xact_lock(hashtext(?))")) {
+            try (PreparedStatement st = first.prepareStatement(
+                    "select pg_advisory_xact_lock(hashtextextended(?, 0))")) {
                 st.setString(1, MerchantService.externalMidLock(account, mid));
                 st.executeQuery().close();
             }
