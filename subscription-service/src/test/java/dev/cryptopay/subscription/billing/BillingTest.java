@@ -540,9 +540,10 @@ class BillingTest {
         job.runOnce();
         deliver(EventTypes.TRANSACTION_SUCCESS, openAttempt(new Sub(account, a)), 1, 1, 1, "10", "10");
         clock.advance(Duration.ofDays(2));
+        // read before the creation: read after it, a second that turned in between put it after the payment
+        long later = clock.instant().getEpochSecond();
         given().auth().oauth2(TestTokens.admin(account)).contentType(ContentType.JSON)
                 .body("{\"subscriptionId\":\"" + a + "\"}").when().post("/subscriptionpayments").then().statusCode(201);
-        long later = clock.instant().getEpochSecond();
         String token = TestTokens.admin(account);
 
         given().auth().oauth2(token).when().get("/subscriptionpayments").then().statusCode(200)
