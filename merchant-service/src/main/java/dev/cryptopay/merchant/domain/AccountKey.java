@@ -4,6 +4,7 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -74,6 +75,12 @@ public class AccountKey extends PanacheEntityBase {
 
     public static Optional<AccountKey> findForAccount(UUID accountId, UUID keyId) {
         return find("accountId = ?1 and id = ?2", accountId, keyId).firstResultOptional();
+    }
+
+    /** The key, its row locked until the transaction ends (a change that must not run twice at once). */
+    public static Optional<AccountKey> findForAccountForUpdate(UUID accountId, UUID keyId) {
+        return find("accountId = ?1 and id = ?2", accountId, keyId).withLock(LockModeType.PESSIMISTIC_WRITE)
+                .firstResultOptional();
     }
 
     public static Optional<AccountKey> findByHash(String keyHash) {

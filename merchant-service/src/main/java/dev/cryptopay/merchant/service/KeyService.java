@@ -5,6 +5,7 @@ import dev.cryptopay.events.KeyState;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.merchant.domain.AccountKey;
 import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.limits.AccountLimits;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.support.problem.ApiException;
@@ -83,10 +84,13 @@ public class KeyService {
         return AccountKey.listForAccount(accountId);
     }
 
-    /** Revokes a key of the account; revoking an already revoked key changes nothing. */
+    /**
+     * Revokes a key of the account; revoking an already revoked key changes nothing. The key's row is locked first, so
+     * of two revocations at once the second waits and then finds the key revoked: one event, one revocation time.
+     */
     @Transactional
     public void revoke(UUID accountId, UUID keyId) {
-        AccountKey key = AccountKey.findForAccount(accountId, keyId)
+        AccountKey key = AccountKey.findForAccountForUpdate(accountId, keyId)
                 .orElseThrow(() -> ApiException.notFound("Key " + keyId));
         if (key.status == AccountKey.REVOKED) {
             return;

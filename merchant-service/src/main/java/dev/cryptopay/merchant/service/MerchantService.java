@@ -6,6 +6,7 @@ import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.MerchantLogo;
 import dev.cryptopay.support.environment.Environment;
 import dev.cryptopay.support.jdbc.ConsistentReads;
+import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;

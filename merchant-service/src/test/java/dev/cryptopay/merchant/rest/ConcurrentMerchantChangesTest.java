@@ -19,6 +19,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -33,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * every merchant of the account while it holds the account's row; a merchant change that runs meanwhile must wait for
  * it and publish both changes under a higher version. Otherwise each publishes its own half under the same version and
  * consumers, which keep the first of two equal versions, lose one of them for good (docs/decisions.md §111). And two
- * creations with one externalMID at once: the second is 409 like any taken externalMID.
+ * creations with one externalMID at once: the second is 409 like any taken externalMID. And two revocations of one key
+ * at once: the second finds the key revoked, so there is one revocation event, not two of the same version.
  */
 @QuarkusTest
 class ConcurrentMerchantChangesTest {
@@ -43,7 +46,7 @@ class ConcurrentMerchantChangesTest {
     @Inject
     AgroalDataSource dataSource;
 
-    private final ExecutorService client = Executors.newSingleThreadExecutor();
+    private final ExecutorService client = Executors.newFixedThreadPool(2);
 
     @BeforeAll
     static void logFailures() {
@@ -116,6 +119,51 @@ class ConcurrentMerchantChangesTest {
             first.commit();
             assertEquals(409, second.get(10, TimeUnit.SECONDS), "external_mid_taken, not a failure at commit");
         }
+    }
+
+    @Test
+    void twoRevocationsOfAKeyAtOncePublishOneRevocation() throws Exception {
+        UUID account = TestAccounts.newAccount();
+        String admin = TestTokens.admin(account);
+        given().auth().oauth2(admin).contentType(ContentType.JSON).body("{\"keyType\":\"api\",\"name\":\"till\"}")
+                .when().post("/accounts/" + account + "/keys").then().statusCode(201);
+        String key = given().auth().oauth2(admin).when().get("/accounts/" + account + "/keys")
+                .then().statusCode(200).extract().path("keys.api.find { it.name == 'till' }.UUID");
+
+        try (Connection held = dataSource.getConnection()) {
+            // Another change of the key's row in progress: both revocations reach the row while it is held.
+            held.setAutoCommit(false);
+            try (PreparedStatement st = held.prepareStatement(
+                    "update account_key set updated_at = updated_at where id = ?")) {
+                st.setObject(1, UUID.fromString(key));
+                assertEquals(1, st.executeUpdate());
+            }
+            Future<Integer> first = client.submit(() -> revoke(admin, account, key));
+            Future<Integer> second = client.submit(() -> revoke(admin, account, key));
+            LockWaits.awaitBlocked(dataSource, 2, first, second);
+            held.commit();
+            assertEquals(204, first.get(10, TimeUnit.SECONDS));
+            assertEquals(204, second.get(10, TimeUnit.SECONDS));
+        }
+
+        try (Connection c = dataSource.getConnection();
+                PreparedStatement st = c.prepareStatement("select payload from outbox_event "
+                        + "where topic = ? and message_key = ? order by seq")) {
+            st.setString(1, Topics.KEYS);
+            st.setString(2, key);
+            List<Long> versions = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery()) {
+                while (rs.next()) {
+                    versions.add(JSON.readTree(rs.getString(1)).path("data").path("version").asLong());
+                }
+            }
+            assertEquals(List.of(1L, 2L), versions, "the creation's event and one revocation's");
+        }
+    }
+
+    private static int revoke(String admin, UUID account, String key) {
+        return given().auth().oauth2(admin).when().delete("/accounts/" + account + "/keys/" + key)
+                .then().extract().statusCode();
     }
 
     private long currentVersion(UUID account, UUID merchant) throws SQLException {

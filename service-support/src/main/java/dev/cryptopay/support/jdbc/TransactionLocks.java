@@ -1,17 +1,20 @@
-package dev.cryptopay.merchant.service;
+package dev.cryptopay.support.jdbc;
 
 import io.quarkus.hibernate.orm.panache.Panache;
 
 /**
- * PostgreSQL advisory locks named by text (64-bit hash), held until the caller's transaction ends: for work that
- * has no row to lock yet (an account's keys while the account is being created, a merchant's externalMID).
+ * PostgreSQL advisory locks named by text (64-bit hash, {@code hashtextextended}), held until the caller's transaction
+ * ends: for a limit or a uniqueness that has no row to lock (an account's keys while the account is being created, a
+ * merchant's externalMID, the KYC restore codes of an e-mail). The caller must be in a transaction; a caller that
+ * takes two takes them in one documented order, so two callers cannot wait on each other.
  */
-final class TransactionLocks {
+public final class TransactionLocks {
 
     private TransactionLocks() {
     }
 
-    static void take(String name) {
+    /** Waits for the lock named {@code name} and holds it until the current transaction ends. */
+    public static void take(String name) {
         Panache.getEntityManager()
                 .createNativeQuery("select count(*) from (select pg_advisory_xact_lock(hashtextextended(?1, 0))) locked")
                 .setParameter(1, name)

@@ -23,15 +23,26 @@ public final class LockWaits {
 
     /** Returns once a session of this database waits for a lock; fails if {@code work} ends before that. */
     public static void awaitBlocked(DataSource dataSource, Future<?> work) throws SQLException, InterruptedException {
+        awaitBlocked(dataSource, 1, work);
+    }
+
+    /**
+     * Returns once {@code sessions} sessions of this database wait for a lock (one piece of work may wait for the
+     * test's lock and another for the first's); fails if any of {@code work} ends before that.
+     */
+    public static void awaitBlocked(DataSource dataSource, int sessions, Future<?>... work)
+            throws SQLException, InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         try (Connection c = dataSource.getConnection();
                 PreparedStatement waiting = c.prepareStatement("select count(*) from pg_stat_activity "
                         + "where datname = current_database() and wait_event_type = 'Lock'")) {
             while (true) {
-                assertFalse(work.isDone(), "the work finished without waiting for the lock the test holds");
+                for (Future<?> w : work) {
+                    assertFalse(w.isDone(), "the work finished without waiting for the lock the test holds");
+                }
                 try (ResultSet rs = waiting.executeQuery()) {
                     rs.next();
-                    if (rs.getInt(1) > 0) {
+                    if (rs.getInt(1) >= sessions) {
                         return;
                     }
                 }

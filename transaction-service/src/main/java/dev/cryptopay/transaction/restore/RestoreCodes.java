@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.restore;
 
+import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.transaction.config.TransactionServiceConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -47,11 +48,15 @@ public class RestoreCodes {
 
     /**
      * Issues a code for {@code email} on a transaction, or 429 (with Retry-After) when the e-mail or the transaction
-     * had its share within the window.
+     * had its share within the window. The two limits are counted under a lock each, the e-mail's first and then
+     * the transaction's (every caller takes them in that order), held until the caller's transaction ends: two
+     * requests at once cannot both count the last free code and both take it.
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public Issued issue(UUID accountId, UUID transactionId, String email, OffsetDateTime now) {
         String emailHash = hasher.email(email);
+        TransactionLocks.take("kyc-restore-email:" + accountId + ":" + emailHash);
+        TransactionLocks.take("kyc-restore-transaction:" + transactionId);
         OffsetDateTime since = now.minus(config.window());
         long perEmail = count("account_id = :account and email_hash = :email", since,
                 q -> q.setParameter("account", accountId).setParameter("email", emailHash));

@@ -19,9 +19,11 @@ import com.icegreen.greenmail.util.GreenMailUtil;
 import com.icegreen.greenmail.util.ServerSetup;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.support.outbox.OutboxEvent;
+import dev.cryptopay.support.testing.LockWaits;
 import dev.cryptopay.support.testing.TestTokens;
 import dev.cryptopay.transaction.domain.KycCustomer;
 import dev.cryptopay.transaction.domain.Transaction;
+import io.agroal.api.AgroalDataSource;
 import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
@@ -30,13 +32,21 @@ import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import jakarta.mail.Message;
 import jakarta.mail.internet.MimeMessage;
 import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -53,6 +63,9 @@ class KycRestoreTest {
     static final byte[] PNG = { (byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D, 'I', 'H', 'D', 'R' };
     static final String WALLET = "0x52908400098527886E0F7030069857D2E4169EE7";
     static GreenMail smtp;
+
+    @Inject
+    AgroalDataSource dataSource;
 
     @BeforeAll
     static void setUp() {
@@ -283,6 +296,38 @@ class KycRestoreTest {
                 .when().post("/transaction/" + id + "/verification/code").then().statusCode(403);
         String paid = create(publishable(m), body("10", "USD", "BTC", "bitcoin")).get("transactionId").asText();
         assertEquals(409, askCode(m, paid, email).statusCode(), "only a transaction waiting for verification");
+    }
+
+    @Test
+    void twoRequestsForTheLastFreeCodeAtOnceGetOneCode() throws Exception {
+        MerchantConfiguration m = kycMerchant();
+        String email = email();
+        String id = waitingTransaction(m);
+        for (int i = 0; i < 4; i++) {
+            assertEquals(202, askCode(m, id, email).statusCode());
+        }
+        ExecutorService clients = Executors.newFixedThreadPool(2);
+        try (Connection held = dataSource.getConnection()) {
+            // The codes' table held, so both requests meet at the count of the e-mail's codes: four of five.
+            held.setAutoCommit(false);
+            try (Statement st = held.createStatement()) {
+                st.execute("lock table kyc_restore_code in access exclusive mode");
+            }
+            Future<Integer> first = clients.submit(() -> askCode(m, id, email).statusCode());
+            Future<Integer> second = clients.submit(() -> askCode(m, id, email).statusCode());
+            LockWaits.awaitBlocked(dataSource, 2, first, second);
+            held.commit();
+            List<Integer> answers = new ArrayList<>(List.of(first.get(10, TimeUnit.SECONDS),
+                    second.get(10, TimeUnit.SECONDS)));
+            answers.sort(null);
+            assertEquals(List.of(202, 429), answers, "the fifth code to one request, 429 to the other");
+        } finally {
+            clients.shutdownNow();
+        }
+        long codes = QuarkusTransaction.requiringNew().call(() -> ((Number) Panache.getEntityManager()
+                .createNativeQuery("select count(*) from kyc_restore_code where transaction_id = :tx")
+                .setParameter("tx", UUID.fromString(id)).getSingleResult()).longValue());
+        assertEquals(5, codes, "never more than the e-mail's five codes in the window");
     }
 
     @Test
