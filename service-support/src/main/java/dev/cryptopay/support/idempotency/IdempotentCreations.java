@@ -1,29 +1,34 @@
-package dev.cryptopay.transaction.service;
+package dev.cryptopay.support.idempotency;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
-import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.support.security.KeyHash;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
+import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * A creation that moves money (a transaction, a refund) happens once per caller and Idempotency-Key, whatever the
- * gateway saw (docs/decisions.md §112). The gateway replays the answers it has seen; but when it loses an answer (its
+ * A creation that moves money (a transaction, a refund, a subscription, a subscription payment) happens once per
+ * caller and Idempotency-Key, whatever the gateway saw (docs/decisions.md §112). The gateway replays the answers it has seen; but when it loses an answer (its
  * time limit passed, or the client hung up and the proxy dropped the service's stream) it cannot know whether the
  * service committed, and a retry after the gateway freed the key would create a second transaction or pay a second
  * refund. Here the key is claimed in the creation's own database transaction, with the answer: a retry waits for a
  * first request still running, and gets the first answer once it has committed; a first request that failed left
  * nothing behind.
+ * <p>
+ * A service that uses it has the {@code idempotent_creation} table (transaction-service's V16, subscription-service's
+ * V3) and sets {@code cryptopay.idempotency.purge-interval} (1h) to delete records past their 24 hours; without the
+ * setting the purge is off, so services without the table never touch it.
  */
 @ApplicationScoped
 public class IdempotentCreations {
@@ -33,6 +38,12 @@ public class IdempotentCreations {
 
     /** A creation's answer, and whether it is the first request's, given again. */
     public record Once<T>(T answer, boolean replayed) {
+
+        /** 201 with the answer; a first request's answer given again says so, as the gateway's replays do. */
+        public Response created() {
+            Response.ResponseBuilder response = Response.status(Response.Status.CREATED).entity(answer);
+            return replayed ? response.header("Idempotent-Replayed", "true").build() : response.build();
+        }
     }
 
     private final EntityManager em;
@@ -89,12 +100,12 @@ public class IdempotentCreations {
     }
 
     /** The caller as the gateway scopes its own records: key type, account, key, merchant (docs/decisions.md §28). */
-    static String scope(Caller caller) {
+    public static String scope(Caller caller) {
         return IdempotencyKeys.scope(caller.keyType(), caller.accountId().orElse(null), caller.keyId(),
                 caller.merchantId().orElse(null), caller.merchantRef().orElse(null));
     }
 
-    @Scheduled(every = "1h", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "${cryptopay.idempotency.purge-interval:off}", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     @Transactional
     void purgeExpired() {

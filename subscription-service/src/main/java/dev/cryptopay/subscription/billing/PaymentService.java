@@ -1,5 +1,6 @@
 package dev.cryptopay.subscription.billing;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.cryptopay.subscription.domain.BillingClock;
 import dev.cryptopay.subscription.domain.PaymentAttempt;
 import dev.cryptopay.subscription.domain.PaymentStatus;
@@ -12,9 +13,11 @@ import dev.cryptopay.subscription.rest.Views;
 import dev.cryptopay.subscription.service.Ids;
 import dev.cryptopay.subscription.service.Listing;
 import dev.cryptopay.subscription.service.SubscriptionService;
+import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.validation.Validation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -44,20 +47,34 @@ import java.util.stream.Collectors;
 public class PaymentService {
 
     static final List<String> STATUSES = Arrays.stream(PaymentStatus.values()).map(Enum::name).toList();
+    private static final TypeReference<PaymentView> PAYMENT = new TypeReference<>() {
+    };
 
     private final EntityManager em;
     private final BillingClock clock;
     private final Billing billing;
     private final SubscriptionService subscriptions;
     private final ConsistentReads consistentReads;
+    private final IdempotentCreations creations;
 
     public PaymentService(EntityManager em, BillingClock clock, Billing billing, SubscriptionService subscriptions,
-            ConsistentReads consistentReads) {
+            ConsistentReads consistentReads, IdempotentCreations creations) {
         this.em = em;
         this.clock = clock;
         this.billing = billing;
         this.subscriptions = subscriptions;
         this.consistentReads = consistentReads;
+        this.creations = creations;
+    }
+
+    /**
+     * {@link #create(UUID, String)} once per caller and Idempotency-Key (docs/decisions.md §112): a retry the gateway
+     * could not answer must not bill the subscription a second time.
+     */
+    @Transactional
+    public IdempotentCreations.Once<PaymentView> create(Caller caller, UUID account, String subscriptionId,
+            String idempotencyKey) {
+        return creations.once(caller, idempotencyKey, subscriptionId, PAYMENT, () -> create(account, subscriptionId));
     }
 
     @Transactional

@@ -9,9 +9,11 @@ import dev.cryptopay.subscription.service.Listing;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -37,9 +39,9 @@ public class PaymentResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
-    public Response create(PaymentCreateRequest body) {
-        PaymentView created = payments.create(Accounts.own(caller), body == null ? null : body.subscriptionId());
-        return Response.status(Response.Status.CREATED).entity(created).build();
+    public Response create(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey, PaymentCreateRequest body) {
+        return payments.create(caller, Accounts.own(caller), body == null ? null : body.subscriptionId(),
+                idempotencyKey).created();
     }
 
     @GET

@@ -15,10 +15,12 @@ import dev.cryptopay.subscription.service.SubscriptionService;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -44,10 +46,9 @@ public class SubscriptionResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
-    public Response create(SubscriptionRequest body) {
+    public Response create(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey, SubscriptionRequest body) {
         SubscriptionRequest request = body == null ? new SubscriptionRequest(null, null, null, null, null, null) : body;
-        Subscription created = subscriptions.create(Accounts.own(caller), request);
-        return Response.status(Response.Status.CREATED).entity(Views.subscription(created)).build();
+        return subscriptions.create(caller, Accounts.own(caller), request, idempotencyKey).created();
     }
 
     @GET

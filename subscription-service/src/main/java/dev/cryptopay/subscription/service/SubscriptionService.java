@@ -1,5 +1,6 @@
 package dev.cryptopay.subscription.service;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import dev.cryptopay.subscription.domain.BillingClock;
 import dev.cryptopay.subscription.domain.BillingInterval;
 import dev.cryptopay.subscription.domain.MerchantView;
@@ -9,10 +10,14 @@ import dev.cryptopay.subscription.domain.SubscriptionEvent;
 import dev.cryptopay.subscription.domain.SubscriptionStateMachine.Trigger;
 import dev.cryptopay.subscription.domain.SubscriptionStatus;
 import dev.cryptopay.subscription.rest.SubscriptionDtos.SubscriptionRequest;
+import dev.cryptopay.subscription.rest.SubscriptionDtos.SubscriptionView;
+import dev.cryptopay.subscription.rest.Views;
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.validation.Validation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -34,17 +39,32 @@ public class SubscriptionService {
 
     static final List<String> STATUSES = Arrays.stream(SubscriptionStatus.values()).map(Enum::name).toList();
 
+    private static final TypeReference<SubscriptionView> SUBSCRIPTION = new TypeReference<>() {
+    };
+
     private final EntityManager em;
     private final BillingClock clock;
     private final Lifecycle lifecycle;
     private final ConsistentReads consistentReads;
+    private final IdempotentCreations creations;
 
     public SubscriptionService(EntityManager em, BillingClock clock, Lifecycle lifecycle,
-            ConsistentReads consistentReads) {
+            ConsistentReads consistentReads, IdempotentCreations creations) {
         this.em = em;
         this.clock = clock;
         this.lifecycle = lifecycle;
         this.consistentReads = consistentReads;
+        this.creations = creations;
+    }
+
+    /**
+     * {@link #create(UUID, SubscriptionRequest)} once per caller and Idempotency-Key (docs/decisions.md §112): a
+     * subscription is billed every period, so a retry the gateway could not answer must not start a second one.
+     */
+    @Transactional
+    public IdempotentCreations.Once<SubscriptionView> create(Caller caller, UUID account, SubscriptionRequest r,
+            String idempotencyKey) {
+        return creations.once(caller, idempotencyKey, r, SUBSCRIPTION, () -> Views.subscription(create(account, r)));
     }
 
     @Transactional

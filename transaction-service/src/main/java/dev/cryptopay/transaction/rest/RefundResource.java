@@ -63,8 +63,8 @@ public class RefundResource {
                         List.of("merchant", "customer"));
         Money.checkAmount(v, "amount", body.amount());
         v.throwIfInvalid();
-        return IdempotentAnswers.created(refunds.refund(caller, account, transactionId, new RefundCommand(
+        return refunds.refund(caller, account, transactionId, new RefundCommand(
                 body.amount(), TransactionRequests.blankToNull(body.reason()),
-                TransactionRequests.blankToNull(body.gasFeePayer())), idempotencyKey));
+                TransactionRequests.blankToNull(body.gasFeePayer())), idempotencyKey).created();
     }
 }

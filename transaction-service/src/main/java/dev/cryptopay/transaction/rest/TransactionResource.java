@@ -95,7 +95,7 @@ public class TransactionResource {
             if (ended.get()) {
                 return;
             }
-            answer.complete(IdempotentAnswers.created(transactions.create(caller, request, idempotencyKey)));
+            answer.complete(transactions.create(caller, request, idempotencyKey).created());
         }).runSubscriptionOn(Infrastructure.getDefaultWorkerPool());
     }
 

@@ -3,6 +3,7 @@ package dev.cryptopay.transaction.service;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.transaction.chain.ChainAdapter;

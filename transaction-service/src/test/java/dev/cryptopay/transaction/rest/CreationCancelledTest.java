@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.transaction.rest.TransactionDtos.CreateTransactionRequest;
-import dev.cryptopay.transaction.service.IdempotentCreations;
 import dev.cryptopay.transaction.service.NewTransaction;
 import dev.cryptopay.transaction.service.TransactionService;
 import dev.cryptopay.transaction.view.CreationResult;
