@@ -2,6 +2,7 @@ package dev.cryptopay.systemtests.payments;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -96,6 +97,45 @@ class RefundIT {
                 TransactionEventLog.types(refundEvents));
         assertEquals(List.of(1, 2, 3), refundEvents.stream().map(e -> e.data().get("version").asInt()).toList());
         assertEquals(id, refundEvents.get(2).data().get("transactionID").asText());
+    }
+
+    /**
+     * A leg paid out by hand is recorded by the operator (PATCH /operator/refunds/{refundID}, docs/transactions.md
+     * "Refunds"), through the gateway: an account's key never reaches the route, a bad move is answered as the
+     * service answers it, and a failed leg is published and gives its crypto back to what is refundable.
+     */
+    @Test
+    void theOperatorFailsALegThroughTheGatewayAndItsCryptoIsRefundableAgain() {
+        String id = paidOnSandbox("100");
+        String refundId = tree(refund(id, "{\"amount\":30}", null).then().statusCode(201).extract().asString())
+                .get(0).get("refundID").asText();
+        String operator = Suite.get().operatorToken();
+        String fail = "{\"status\":-1,\"reason\":\"address unreachable\"}";
+
+        asApiKey().contentType(ContentType.JSON).body(fail).when().patch("/operator/refunds/" + refundId)
+                .then().statusCode(401);
+        given().auth().oauth2(operator).contentType(ContentType.JSON).body("{\"status\":2}")
+                .when().patch("/operator/refunds/" + refundId)
+                .then().statusCode(400).body("errors.field", hasItem("txnHash"));
+        given().auth().oauth2(operator).contentType(ContentType.JSON).body(fail)
+                .when().patch("/operator/refunds/" + UUID.randomUUID()).then().statusCode(404);
+        // pending, or broadcast on the sandbox chain by now (no block is mined here, so it cannot complete): either
+        // may fail
+        given().auth().oauth2(operator).contentType(ContentType.JSON).body(fail)
+                .when().patch("/operator/refunds/" + refundId)
+                .then().statusCode(200).body("status", equalTo(-1))
+                .body("failureReason", equalTo("address unreachable"));
+        given().auth().oauth2(operator).contentType(ContentType.JSON).body("{\"status\":1}")
+                .when().patch("/operator/refunds/" + refundId)
+                .then().statusCode(409).body("code", equalTo("invalid_state"));
+
+        JsonNode failed = await(id, tx -> tx.get("refunds").get(0).get("status").asInt() == -1);
+        assertEquals("address unreachable", failed.get("refunds").get(0).get("failureReason").asText());
+        List<CloudEvent> events = TransactionEventLog.events(Topics.REFUNDS, refundId,
+                list -> TransactionEventLog.types(list).contains("refund.failed"));
+        assertEquals("refund.failed", TransactionEventLog.types(events).get(events.size() - 1));
+        // the failed 30 USD are refundable again: the whole 100 can go back
+        refund(id, "{\"amount\":100,\"gasFeePayer\":\"merchant\"}", null).then().statusCode(201);
     }
 
     @Test
