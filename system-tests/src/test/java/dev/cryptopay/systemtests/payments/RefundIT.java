@@ -55,6 +55,14 @@ class RefundIT {
                         + "{\"code\":\"USDC\",\"usd\":\"1\"}]}")
                 .when().put("/operator/rates").then().statusCode(200);
         account = SandboxAccount.create("Refunds Ltd");
+        // Ethereum deposit addresses from an xpub of the account's own (BIP32 test vector 1's master key). The sandbox
+        // default derives from anvil's test mnemonic, whose first addresses are anvil's funded accounts: with the
+        // shared cursor at index 1 (RefundIT run alone) a payment address was Anvil.CUSTOMER itself, and the
+        // customer's own funding transfer counted as a payment (paymentStatus 4, never paid as expected).
+        given().auth().oauth2(suite.operatorToken()).contentType(ContentType.JSON)
+                .body("{\"addressProvider\":{\"ethereum\":\"xpub661MyMwAqRbcFtXgS5sYJABqqG9YLmC4Q1Rdap9gSE8NqtwybGhePY2"
+                        + "gZ29ESFjqJoCu1Rupje8YtGqsefD265TMg7usUDFdp6W1EGMcet8\"}}")
+                .when().patch("/operator/accounts/" + account.accountId()).then().statusCode(200);
         String one = "{\"minConfirmsLow\":1,\"minConfirmsHigh\":1,\"qrExpirationSeconds\":900}";
         merchant = account.newMerchant("{\"name\":\"Refund Shop\",\"address1\":\"1 Main St\",\"city\":\"Berlin\","
                 + "\"region\":\"BE\",\"country\":\"DE\",\"allowedCrypto\":\"BTC,ETH,USDC\",\"cryptoNetworkConfigs\":{"
