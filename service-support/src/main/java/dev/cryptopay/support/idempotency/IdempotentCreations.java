@@ -19,12 +19,12 @@ import java.util.function.Supplier;
 
 /**
  * A creation that moves money (a transaction, a refund, a subscription, a subscription payment) happens once per
- * caller and Idempotency-Key, whatever the gateway saw (docs/decisions.md §112). The gateway replays the answers it has seen; but when it loses an answer (its
- * time limit passed, or the client hung up and the proxy dropped the service's stream) it cannot know whether the
- * service committed, and a retry after the gateway freed the key would create a second transaction or pay a second
- * refund. Here the key is claimed in the creation's own database transaction, with the answer: a retry waits for a
- * first request still running, and gets the first answer once it has committed; a first request that failed left
- * nothing behind.
+ * caller and Idempotency-Key, whatever the gateway saw (docs/decisions.md §112). The gateway replays the answers it
+ * has seen; but when it loses an answer (its time limit passed, or the client hung up and the proxy dropped the
+ * service's stream) it cannot know whether the service committed, and a retry after the gateway freed the key would
+ * create a second transaction or pay a second refund. Here the key is claimed in the creation's own database
+ * transaction, with the answer: a retry waits for a first request still running, and gets the first answer once it
+ * has committed; a first request that failed left nothing behind.
  * <p>
  * A service that uses it has the {@code idempotent_creation} table (transaction-service's V16, subscription-service's
  * V3) and sets {@code cryptopay.idempotency.purge-interval} (1h) to delete records past their 24 hours; without the
@@ -100,12 +100,13 @@ public class IdempotentCreations {
     }
 
     /** The caller as the gateway scopes its own records: key type, account, key, merchant (docs/decisions.md §28). */
-    public static String scope(Caller caller) {
+    private static String scope(Caller caller) {
         return IdempotencyKeys.scope(caller.keyType(), caller.accountId().orElse(null), caller.keyId(),
                 caller.merchantId().orElse(null), caller.merchantRef().orElse(null));
     }
 
-    @Scheduled(every = "${cryptopay.idempotency.purge-interval:off}", delayed = "5m", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "${cryptopay.idempotency.purge-interval:off}", delayed = "5m",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     @Transactional
     void purgeExpired() {

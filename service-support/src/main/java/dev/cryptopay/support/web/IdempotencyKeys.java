@@ -4,8 +4,8 @@ import dev.cryptopay.support.security.KeyHash;
 
 /**
  * The {@code Idempotency-Key} header (docs/decisions.md §6, §28, §112): what a valid key is, and whose it is. The
- * gateway keeps a record per key; transaction-service keeps one too for the creations that move money, with the
- * same rules, so both name a caller's key alike.
+ * gateway keeps a record per key; transaction- and subscription-service keep one too for the creations that move
+ * money (IdempotentCreations), with the same rules, so all of them name a caller's key alike.
  */
 public final class IdempotencyKeys {
 

@@ -17,6 +17,7 @@ import dev.cryptopay.systemtests.Suite;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
+import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -122,20 +123,13 @@ class RefundIT {
 
         asApiKey().contentType(ContentType.JSON).body(fail).when().patch("/operator/refunds/" + refundId)
                 .then().statusCode(401);
-        given().auth().oauth2(operator).contentType(ContentType.JSON).body("{\"status\":2}")
-                .when().patch("/operator/refunds/" + refundId)
-                .then().statusCode(400).body("errors.field", hasItem("txnHash"));
-        given().auth().oauth2(operator).contentType(ContentType.JSON).body(fail)
-                .when().patch("/operator/refunds/" + UUID.randomUUID()).then().statusCode(404);
+        operatorMove(operator, refundId, "{\"status\":2}").statusCode(400).body("errors.field", hasItem("txnHash"));
+        operatorMove(operator, UUID.randomUUID().toString(), fail).statusCode(404);
         // pending, or broadcast on the sandbox chain by now (no block is mined here, so it cannot complete): either
         // may fail
-        given().auth().oauth2(operator).contentType(ContentType.JSON).body(fail)
-                .when().patch("/operator/refunds/" + refundId)
-                .then().statusCode(200).body("status", equalTo(-1))
+        operatorMove(operator, refundId, fail).statusCode(200).body("status", equalTo(-1))
                 .body("failureReason", equalTo("address unreachable"));
-        given().auth().oauth2(operator).contentType(ContentType.JSON).body("{\"status\":1}")
-                .when().patch("/operator/refunds/" + refundId)
-                .then().statusCode(409).body("code", equalTo("invalid_state"));
+        operatorMove(operator, refundId, "{\"status\":1}").statusCode(409).body("code", equalTo("invalid_state"));
 
         JsonNode failed = await(id, tx -> tx.get("refunds").get(0).get("status").asInt() == -1);
         assertEquals("address unreachable", failed.get("refunds").get(0).get("failureReason").asText());
@@ -300,6 +294,12 @@ class RefundIT {
             request = request.header("Idempotency-Key", idempotencyKey);
         }
         return request.when().post("/account/" + account.accountId() + "/transaction/" + id + "/refund");
+    }
+
+    /** PATCH /operator/refunds/{refundID} with the operator's token. */
+    private static ValidatableResponse operatorMove(String operator, String refundId, String body) {
+        return given().auth().oauth2(operator).contentType(ContentType.JSON).body(body)
+                .when().patch("/operator/refunds/" + refundId).then();
     }
 
     private static RequestSpecification asApiKey() {
