@@ -213,9 +213,8 @@ PY
 # the CPU the rest of the machine (everything but the starting JVM) used from the moment the JVM was seen until it was
 # ready, in % of a core: a start on two cores is only as fast as what runs beside it lets it be.
 declare -A PORT=([gateway]=8080 [merchant]=8081 [transaction]=8082 [subscription]=8083 [webhook]=8084 [reporting]=8085)
-machine_busy_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
 readiness_round() {
-  local s starter ready pid up began seen_up busy0 busy1 own0 own others
+  local s starter ready others
   : >"$out/ready-$1.txt"
   for s in "${SERVICES[@]}"; do
     # The previous restart's JIT compilation and Kafka group rejoin would run beside this start: let them settle.
@@ -225,26 +224,12 @@ readiness_round() {
     # With the same settings as the suite's start: the runs that follow use this JVM.
     env "${high_volume_env[@]}" "$LOCAL_DIR/start" --skip-build >"$out/restart-$1-$s.log" 2>&1 &
     starter=$!
-    ready="" seen_up="" others=-
-    for _ in $(seq 1 600); do
-      pid=$(head -n1 "$STATE_DIR/pids/$s.pid" 2>/dev/null || true)
-      if [[ -n "$pid" ]] && pid_alive "$pid"; then
-        if [[ -z "$seen_up" ]]; then # the JVM is there: from now on the machine's other work competes with it
-          seen_up=$(cut -d' ' -f1 /proc/uptime) busy0=$(machine_busy_ticks) own0=$(ticks_of "$pid")
-        fi
-        if [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$((PORT[$s] + 100))/q/health/ready")" == 200 ]]; then
-          up=$(cut -d' ' -f1 /proc/uptime) busy1=$(machine_busy_ticks) own=$(ticks_of "$pid")
-          began=$(sed -E 's/^.*\) //' "/proc/$pid/stat" | cut -d' ' -f20)
-          ready=$(python3 -c "print(f'{$up - $began / $hz:.2f}')")
-          others=$(python3 -c "print(f'{100 * max(0, $busy1 - $busy0 - ($own - $own0)) / $hz / max(0.05, $up - $seen_up):.0f}')")
-          break
-        fi
-      fi
-      sleep 0.05
-    done
+    # One light process times it (bench/ready-time.py says why not a bash loop of curl).
+    read -r ready others < <(python3 "$BENCH_DIR/ready-time.py" "$STATE_DIR/pids/$s.pid" \
+      "http://127.0.0.1:$((PORT[$s] + 100))/q/health/ready" 60)
     wait "$starter" || true
     PID[$s]=$(head -n1 "$STATE_DIR/pids/$s.pid")
-    echo "$s ${ready:-none} $(grep -o 'started in [0-9.]*s' "$STATE_DIR/logs/$s.log" | tail -n1 | grep -o '[0-9.]*' | head -n1) $others" >>"$out/ready-$1.txt"
+    echo "$s $ready $(grep -o 'started in [0-9.]*s' "$STATE_DIR/logs/$s.log" | tail -n1 | grep -o '[0-9.]*' | head -n1) $others" >>"$out/ready-$1.txt"
   done
 }
 
@@ -662,6 +647,13 @@ thread_snapshot idle-1
 for s in "${SERVICES[@]}"; do
   echo "$s $(awk '/^VmRSS:/ {print $2}' "/proc/${PID[$s]}/status")"
 done >"$out/rss.txt"
+# Each service's JVM options as its process has them (deploy/local/start's and any EXTRA_JVM_OPTS_<SERVICE>), printed
+# with the table, so a run names what it measured; the AOT cache's path becomes whether one was used or recorded.
+for s in "${SERVICES[@]}"; do
+  echo "$s $(tr '\0' '\n' <"/proc/${PID[$s]}/cmdline" | grep -E '^-X' |
+    sed -E 's/^-XX:AOTCache=.*/(AOT-cache-used)/; s/^-XX:AOTCacheOutput=.*/(AOT-cache-recorded)/; s/^-XX:SharedArchiveFile=.*/(CDS-archive)/' |
+    tr '\n' ' ')"
+done >"$out/jvm-options.txt"
 # Readiness once more after the runs (with --start only), now beside whatever the runs left running: the expiry of
 # their transactions 15 minutes after creation, and the events of that expiry in webhook-, reporting- and
 # subscription-service. Reported with the CPU the rest of the machine used meanwhile, not judged.
@@ -866,6 +858,13 @@ for name, when, judged in (("quiet", ", suite quiet", True), ("after", " after t
 w = [max(len(str(r[i])) for r in rows + [("figure", "value", "target", "ratio", "result")]) for i in range(5)]
 print(f"\npayment path, {connections} connections, {duration} per run, one run on this machine"
       + (f", creations over {merchants} merchants of one account" if merchants != "1" else ""))
+jvm = {l.split()[0]: l.split()[1:] for l in open(f"{out}/jvm-options.txt") if l.strip()}
+common = [o for o in next(iter(jvm.values()), []) if all(o in opts for opts in jvm.values())]
+print("JVM options of all six services: " + " ".join(common))
+for s, opts in jvm.items():
+    own = [o for o in opts if o not in common]
+    if own:
+        print(f"  {s}-service also: " + " ".join(own))
 print("  ".join(h.ljust(w[i]) for i, h in enumerate(("figure", "value", "target", "ratio", "result"))))
 for r in rows:
     print("  ".join(str(c).ljust(w[i]) for i, c in enumerate(r)))
