@@ -21,21 +21,20 @@ import urllib.parse
 HZ = os.sysconf("SC_CLK_TCK")
 
 
-def pid_from(pidfile):
-    try:
-        with open(pidfile) as f:
-            pid = int(f.readline().strip())
-        with open(f"/proc/{pid}/stat") as f:
-            state = f.read().rsplit(")", 1)[1].split()[0]
-        return pid if state != "Z" else None
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 def stat_fields(pid):
     """The fields of /proc/PID/stat after the command name: [0] is field 3 (state)."""
     with open(f"/proc/{pid}/stat") as f:
         return f.read().rsplit(")", 1)[1].split()
+
+
+def pid_from(pidfile):
+    """The live (not zombie) process the pid file names, or None while there is none."""
+    try:
+        with open(pidfile) as f:
+            pid = int(f.readline().strip())
+        return pid if stat_fields(pid)[0] != "Z" else None
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def own_ticks(pid):
