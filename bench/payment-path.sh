@@ -46,6 +46,7 @@
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$BENCH_DIR/../deploy/local/lib.sh"
+. "$BENCH_DIR/lib.sh"
 find_java >/dev/null # jcmd and jfr (jfr view) of the JDK the services run on
 
 duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchants=1 idle_drain=1200 warmup_max=300 settle_max=120
@@ -212,24 +213,17 @@ PY
 # readiness check answers 200. Writes "service seconds quarkus-started-in others" to ready-NAME.txt, where others is
 # the CPU the rest of the machine (everything but the starting JVM) used from the moment the JVM was seen until it was
 # ready, in % of a core: a start on two cores is only as fast as what runs beside it lets it be.
-declare -A PORT=([gateway]=8080 [merchant]=8081 [transaction]=8082 [subscription]=8083 [webhook]=8084 [reporting]=8085)
 readiness_round() {
-  local s starter ready others
+  local s timed
   : >"$out/ready-$1.txt"
   for s in "${SERVICES[@]}"; do
     # The previous restart's JIT compilation and Kafka group rejoin would run beside this start: let them settle.
     sleep 15
     step "readiness ($1): $s-service started alone"
-    stop_pidfile "$STATE_DIR/pids/$s.pid" "$s-service" >/dev/null
     # With the same settings as the suite's start: the runs that follow use this JVM.
-    env "${high_volume_env[@]}" "$LOCAL_DIR/start" --skip-build >"$out/restart-$1-$s.log" 2>&1 &
-    starter=$!
-    # One light process times it (bench/ready-time.py says why not a bash loop of curl).
-    read -r ready others < <(python3 "$BENCH_DIR/ready-time.py" "$STATE_DIR/pids/$s.pid" \
-      "http://127.0.0.1:$((PORT[$s] + 100))/q/health/ready" 60)
-    wait "$starter" || true
+    timed=$(restart_alone "$s" "$out/restart-$1-$s.log" "${high_volume_env[@]}") || true
     PID[$s]=$(head -n1 "$STATE_DIR/pids/$s.pid")
-    echo "$s $ready $(grep -o 'started in [0-9.]*s' "$STATE_DIR/logs/$s.log" | tail -n1 | grep -o '[0-9.]*' | head -n1) $others" >>"$out/ready-$1.txt"
+    echo "$s $timed" >>"$out/ready-$1.txt"
   done
 }
 

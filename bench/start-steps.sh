@@ -18,6 +18,7 @@
 set -euo pipefail
 BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 . "$BENCH_DIR/../deploy/local/lib.sh"
+. "$BENCH_DIR/lib.sh"
 
 rounds=2 top=12 services=()
 while (($# > 0)); do
@@ -31,7 +32,6 @@ done
 ((${#services[@]} > 0)) || services=(gateway merchant transaction subscription webhook reporting)
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds takes a whole number of at least 1, not '$rounds'"
 [[ "$top" =~ ^[1-9][0-9]*$ ]] || die "--top takes a whole number of at least 1, not '$top'"
-declare -A PORT=([gateway]=8080 [merchant]=8081 [transaction]=8082 [subscription]=8083 [webhook]=8084 [reporting]=8085)
 for s in "${services[@]}"; do
   pidfile_running "$STATE_DIR/pids/$s.pid" || die "$s-service is not running: start the suite first (deploy/local/start)"
 done
@@ -42,19 +42,13 @@ for ((round = 1; round <= rounds; round++)); do
   for s in "${services[@]}"; do
     sleep 15
     step "round $round of $rounds: $s-service started alone"
-    stop_pidfile "$STATE_DIR/pids/$s.pid" "$s-service" >/dev/null
     log="$STATE_DIR/logs/$s.log"
     # deploy/local/start appends to the service's log: this start's lines are those after the current end.
-    from=$(($( (wc -l <"$log") 2>/dev/null || echo 0) + 1))
-    JDK_JAVA_OPTIONS="-Dquarkus.debug.print-startup-times=true" "$LOCAL_DIR/start" --skip-build \
-      >"$out/start-$round-$s.log" 2>&1 &
-    starter=$!
-    read -r ready others < <(python3 "$BENCH_DIR/ready-time.py" "$STATE_DIR/pids/$s.pid" \
-      "http://127.0.0.1:$((PORT[$s] + 100))/q/health/ready" 60)
-    wait "$starter" || die "$s-service did not start again; see $out/start-$round-$s.log"
+    from=$(($(wc -l <"$log") + 1))
+    timed=$(restart_alone "$s" "$out/start-$round-$s.log" JDK_JAVA_OPTIONS=-Dquarkus.debug.print-startup-times=true) ||
+      die "$s-service did not start again; see $out/start-$round-$s.log"
+    echo "$s $round $timed" >>"$out/ready.txt"
     tail -n +"$from" "$log" >"$out/log-$round-$s.txt"
-    started=$(grep -o 'started in [0-9.]*s' "$out/log-$round-$s.txt" | tail -n1 | grep -o '[0-9.]*' | head -n1)
-    echo "$s $round ${ready:-none} ${started:--} ${others:--}" >>"$out/ready.txt"
     grep 'Build step .* completed in: ' "$out/log-$round-$s.txt" \
       | sed -E "s/.*Build step (.*) completed in: ([0-9]+)ms.*/$s $round \2 \1/" >>"$out/steps.txt" || true
   done
