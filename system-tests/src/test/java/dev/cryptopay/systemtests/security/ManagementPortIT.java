@@ -5,9 +5,13 @@ import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cryptopay.systemtests.Suite;
 import io.restassured.RestAssured;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,7 +45,7 @@ class ManagementPortIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"/q/metrics", "/q/health/ready"})
+    @ValueSource(strings = {"/q/metrics", "/q/health/ready", "/q/openapi"})
     void noServiceServesManagementEndpointsOnItsApiPort(String path) {
         for (String service : SERVICES) {
             given().baseUri("http://127.0.0.1:" + Suite.port(service)).get(path)
@@ -56,5 +60,36 @@ class ManagementPortIT {
         given().baseUri(management).get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         given().baseUri(management).get("/q/metrics").then().statusCode(200)
                 .body(containsString("jvm_memory_used_bytes"));
+    }
+
+    /**
+     * The service's own OpenAPI document, as its module's tests wrote it into docs/openapi/&lt;service&gt;/ (committed):
+     * served from the packaged copy, not rebuilt at the start (ServiceApiDocument), YAML unless JSON is asked for
+     * by suffix, format parameter or Accept header.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "merchant", "transaction", "subscription", "webhook", "reporting"})
+    void everyServiceServesItsCommittedOpenApiDocumentOnItsManagementPort(String service) throws IOException {
+        String management = "http://127.0.0.1:" + Suite.managementPort(Suite.port(service));
+        Path committed = Path.of("..", "docs", "openapi", service + "-service");
+        String yaml = Files.readString(committed.resolve("openapi.yaml"));
+        String json = Files.readString(committed.resolve("openapi.json"));
+
+        for (String path : List.of("/q/openapi", "/q/openapi.yaml", "/q/openapi.yml")) {
+            String body = given().baseUri(management).get(path)
+                    .then().statusCode(200).contentType(startsWith("application/yaml"))
+                    .extract().asString();
+            assertEquals(yaml, body, service + " " + path);
+        }
+        String byFormat = given().baseUri(management).queryParam("format", "json").get("/q/openapi")
+                .then().statusCode(200).contentType(startsWith("application/json"))
+                .body("info.title", equalTo("cryptopay " + service + "-service"))
+                .extract().asString();
+        assertEquals(json, byFormat, service + " ?format=json");
+        given().baseUri(management).accept("application/json").get("/q/openapi")
+                .then().statusCode(200).contentType(startsWith("application/json"));
+        given().baseUri(management).get("/q/openapi.json")
+                .then().statusCode(200).contentType(startsWith("application/json"))
+                .body("openapi", startsWith("3."));
     }
 }
