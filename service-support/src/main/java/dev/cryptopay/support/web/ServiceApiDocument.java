@@ -24,7 +24,7 @@ import java.util.Locale;
  * thirty-eighth step), for an endpoint only an operator reads. So the extension is on each service's <em>test</em>
  * class path only: the module's Quarkus tests generate {@code docs/openapi/<service>/openapi.{json,yaml}} (the
  * committed documents, {@code quarkus.smallrye-openapi.store-schema-directory}), the packaging copies them into
- * {@code service-api/} on the class path (the parent pom's {@code service-api-document} execution, after the tests)
+ * {@code service-api/} on the class path (the parent pom's {@code service-module} profile, after the tests)
  * and this class reads them on the first request, not at the start.
  *
  * <p>In the modules' own tests the extension is present and serves the path itself; this class then stays out of its
