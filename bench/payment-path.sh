@@ -551,7 +551,8 @@ pgb "$out/creation.sql" >"$out/pgbench-creation-after.txt"
 # straight to transaction-service with the identity token the gateway would mint for it. Warmed up like the creations
 # (their warm-up does not reach the GET's own code: the API key with X-MID, the read, the answer): rounds of 10 s per
 # path, alternating, until the C2 compiler threads of the gateway and of transaction-service spend under 0.03 ms CPU
-# per GET (a fifth of the creations' bound: a GET costs about a fifth of a creation), at most --warmup-max seconds.
+# per GET in two pairs of rounds in a row (a fifth of the creations' bound: a GET costs about a fifth of a creation),
+# at most --warmup-max seconds.
 # With the later compile thresholds of deploy/local/start (docs/decisions.md §81) a 5 s warm-up, this script's
 # earlier one, left the gateway compiling through the measured run. Then, as for the creations: gateway, direct,
 # gateway again.
