@@ -800,11 +800,12 @@ for run, r in (("gateway", gw), ("direct", direct), ("gateway2", gw2)):
         row(f"CPU per creation ({run} run): {group} ms", f"{per:.2f}", "-", "-", None)
 # The rest of the suite's CPU for a creation: the services that consume its event, Kafka, and PostgreSQL's by the
 # database its backends serve (pg:server is the server's own processes: WAL writer, checkpointer, ...).
-per_gw = lambda group: cpu["gateway"].get(group, 0) / max(1, gw["total"]) * 1000
-per_gw2 = lambda group: cpu["gateway2"].get(group, 0) / max(1, gw2["total"]) * 1000
+def per_creation(run, r):
+    return lambda group: cpu[run].get(group, 0) / max(1, r["total"]) * 1000
+per_gw = per_creation("gateway", gw)
 row("CPU per creation (gateway run; again): subscription / webhook / reporting / merchant / Kafka ms",
-    " / ".join(f"{per_gw(g):.2f}" for g in ("subscription", "webhook", "reporting", "merchant", "kafka")) + "; " +
-    " / ".join(f"{per_gw2(g):.2f}" for g in ("subscription", "webhook", "reporting", "merchant", "kafka")), "-", "-", None)
+    "; ".join(" / ".join(f"{per(g):.2f}" for g in ("subscription", "webhook", "reporting", "merchant", "kafka"))
+              for per in (per_gw, per_creation("gateway2", gw2))), "-", "-", None)
 row("backlog when each creation run started (gateway, direct, again): outbox events unpublished / transactions not yet "
     "in reporting", ", ".join(open(f"{out}/backlog-{run}.txt").read().strip() for run in ("gateway", "direct", "gateway2")),
     "(reported)", "-", None)
