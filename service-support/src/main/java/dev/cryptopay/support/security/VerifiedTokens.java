@@ -27,7 +27,11 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * <p>This is the {@link JWTParser} the Quarkus JWT validator uses (an alternative to SmallRye JWT's own, which it
  * wraps and which still does every check). A token it accepted is kept, keyed by the whole token string (a changed
  * byte, the signature's included, is another key and is verified afresh), until its expiry; a token it refused is
- * never kept. At most {@link #MAX_KEPT} tokens are kept: when full, expired ones go, and if none had expired all go.
+ * never kept. Expired tokens are swept out at a verification at most every {@link #SWEEP_EVERY_MILLIS} (the gateway
+ * signs each identity a new token every 24 s of a 60 s lifetime, so the tokens it no longer presents are many: with
+ * 200 merchants in use, 2,004 tokens were kept after the benchmark's runs, most of them expired, some 8 MB of heap;
+ * docs/performance.md, forty-first step). At most {@link #MAX_KEPT} tokens are kept: when full, expired ones go, and
+ * if none had expired all go.
  *
  * <p>Hand-rolled rather than a cache library: a map and an expiry per entry are the whole of it.
  */
@@ -38,6 +42,8 @@ public class VerifiedTokens implements JWTParser {
 
     /** At most this many verified tokens are kept (a few KiB each): far more identities than a minute brings. */
     static final int MAX_KEPT = 4096;
+    /** Expired tokens are swept out at most this often, at a verification (a token not kept yet). */
+    static final long SWEEP_EVERY_MILLIS = 10_000;
 
     /** A verified token, when it expires, and its claims read once (by name; an absent claim is not there). */
     private record Kept(JsonWebToken token, long expiresAtMillis, Map<String, Object> claims) {
@@ -48,6 +54,7 @@ public class VerifiedTokens implements JWTParser {
     private final int maxKept;
     private final Map<String, Kept> kept = new ConcurrentHashMap<>();
     private final AtomicLong verifications = new AtomicLong();
+    private final AtomicLong nextSweepAtMillis = new AtomicLong();
 
     @Inject
     public VerifiedTokens(DefaultJWTParser verifier) {
@@ -75,6 +82,10 @@ public class VerifiedTokens implements JWTParser {
         verifications.incrementAndGet();
         long expiresAt = verified.getExpirationTime() * 1000; // seconds since the epoch; 0 when absent: not kept
         if (expiresAt > now) {
+            long sweepAt = nextSweepAtMillis.get();
+            if (now >= sweepAt && nextSweepAtMillis.compareAndSet(sweepAt, now + SWEEP_EVERY_MILLIS)) {
+                kept.values().removeIf(k -> now >= k.expiresAtMillis());
+            }
             if (kept.size() >= maxKept) {
                 kept.values().removeIf(k -> now >= k.expiresAtMillis());
                 if (kept.size() >= maxKept) {

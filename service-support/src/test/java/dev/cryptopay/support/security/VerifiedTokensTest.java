@@ -101,6 +101,43 @@ class VerifiedTokensTest {
     }
 
     @Test
+    void expiredTokensAreSweptOutAtAVerificationWithoutWaitingForTheBound() throws Exception {
+        VerifiedTokens roomy = new VerifiedTokens(new DefaultJWTParser(info()), clock::get, 100);
+        long start = clock.get();
+        JsonWebToken first = roomy.parse(TestTokens.admin(UUID.randomUUID())); // expires in 60 s
+        roomy.parse(TestTokens.admin(UUID.randomUUID()));
+        assertEquals(2, roomy.kept());
+
+        String longer = TestTokens.claims("bench", "api", IdentityClaims.ROLE_ADMIN, UUID.randomUUID())
+                .expiresIn(600).sign(TestTokens.key());
+        clock.set(first.getExpirationTime() * 1000 + 1); // the first two expired by this clock
+        roomy.parse(longer);
+        assertEquals(1, roomy.kept(), "the two expired tokens went at the next verification; the new one is kept");
+
+        String another = TestTokens.claims("bench", "api", IdentityClaims.ROLE_ADMIN, UUID.randomUUID())
+                .expiresIn(900).sign(TestTokens.key());
+        clock.set(start + 300_000); // the 600 s token still valid
+        roomy.parse(longer);
+        roomy.parse(another);
+        assertEquals(2, roomy.kept(), "a token still valid stays");
+        assertEquals(4, roomy.verifications(), "the kept token was answered from memory");
+    }
+
+    @Test
+    void aSweepRunsAtMostOncePerInterval() throws Exception {
+        VerifiedTokens roomy = new VerifiedTokens(new DefaultJWTParser(info()), clock::get, 100);
+        String shortLived = TestTokens.claims("bench", "api", IdentityClaims.ROLE_ADMIN, UUID.randomUUID())
+                .expiresIn(5).sign(TestTokens.key());
+        roomy.parse(shortLived); // the first verification sweeps (nothing to sweep) and sets the next sweep 10 s on
+        clock.addAndGet(6_000); // expired, but the next sweep is 4 s away
+        roomy.parse(TestTokens.admin(UUID.randomUUID()));
+        assertEquals(2, roomy.kept(), "no sweep within the interval");
+        clock.addAndGet(VerifiedTokens.SWEEP_EVERY_MILLIS);
+        roomy.parse(TestTokens.admin(UUID.randomUUID()));
+        assertEquals(2, roomy.kept(), "the expired token went at the first verification after the interval");
+    }
+
+    @Test
     void atMostTheBoundIsKept() throws Exception {
         for (int i = 0; i < 7; i++) {
             tokens.parse(TestTokens.admin(UUID.randomUUID()));
