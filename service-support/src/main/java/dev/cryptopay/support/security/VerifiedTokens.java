@@ -82,11 +82,7 @@ public class VerifiedTokens implements JWTParser {
         verifications.incrementAndGet();
         long expiresAt = verified.getExpirationTime() * 1000; // seconds since the epoch; 0 when absent: not kept
         if (expiresAt > now) {
-            long sweepAt = nextSweepAtMillis.get();
-            if (now >= sweepAt && nextSweepAtMillis.compareAndSet(sweepAt, now + SWEEP_EVERY_MILLIS)) {
-                kept.values().removeIf(k -> now >= k.expiresAtMillis());
-            }
-            if (kept.size() >= maxKept) {
+            if (sweepDue(now) || kept.size() >= maxKept) {
                 kept.values().removeIf(k -> now >= k.expiresAtMillis());
                 if (kept.size() >= maxKept) {
                     kept.clear();
@@ -95,6 +91,12 @@ public class VerifiedTokens implements JWTParser {
             kept.put(token, new Kept(verified, expiresAt, claimsOf(verified)));
         }
         return verified;
+    }
+
+    /** Whether the periodic sweep of expired tokens is due; the one caller that finds it due sets the next one. */
+    private boolean sweepDue(long now) {
+        long sweepAt = nextSweepAtMillis.get();
+        return now >= sweepAt && nextSweepAtMillis.compareAndSet(sweepAt, now + SWEEP_EVERY_MILLIS);
     }
 
     /**
