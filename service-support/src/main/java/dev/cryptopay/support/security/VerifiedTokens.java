@@ -12,10 +12,12 @@ import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import javax.crypto.SecretKey;
+import org.eclipse.microprofile.jwt.Claims;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
@@ -45,8 +47,41 @@ public class VerifiedTokens implements JWTParser {
     /** Expired tokens are swept out at most this often, at a verification (a token not kept yet). */
     static final long SWEEP_EVERY_MILLIS = 10_000;
 
-    /** A verified token, when it expires, and its claims read once (by name; an absent claim is not there). */
-    private record Kept(JsonWebToken token, long expiresAtMillis, Map<String, Object> claims) {
+    /**
+     * A verified token as it is kept and answered: its string, its principal's name, its claims read once (by name; an
+     * absent claim is not there) and when it expires. What SmallRye JWT's principal answers, without what it holds
+     * besides (its parsed claims set and the payload's JSON, about 1.4 kB a token): a kept token outlives many young
+     * collections, so it is promoted and stays in the old generation after its expiry until a full collection, and
+     * the gateway signs every identity in use a new one every 24 s (docs/performance.md, forty-second step).
+     */
+    record Kept(String rawToken, String name, Map<String, Object> claims, long expiresAtMillis)
+            implements JsonWebToken {
+
+        @Override
+        public String getName() {
+            return name;
+        }
+
+        @Override
+        public String getRawToken() {
+            return rawToken;
+        }
+
+        @Override
+        public Set<String> getClaimNames() {
+            return claims.keySet();
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T getClaim(String claimName) {
+            return (T) (Claims.raw_token.name().equals(claimName) ? rawToken : claims.get(claimName));
+        }
+
+        @Override
+        public String toString() { // not the token: a principal may be logged
+            return "Kept[" + name + ", expires at " + expiresAtMillis + "]";
+        }
     }
 
     private final JWTParser verifier;
@@ -74,23 +109,26 @@ public class VerifiedTokens implements JWTParser {
         Kept hit = kept.get(token);
         if (hit != null) {
             if (now < hit.expiresAtMillis()) {
-                return hit.token();
+                return hit;
             }
             kept.remove(token);
         }
         JsonWebToken verified = verifier.parse(token);
         verifications.incrementAndGet();
         long expiresAt = verified.getExpirationTime() * 1000; // seconds since the epoch; 0 when absent: not kept
-        if (expiresAt > now) {
-            if (sweepDue(now) || kept.size() >= maxKept) {
-                kept.values().removeIf(k -> now >= k.expiresAtMillis());
-                if (kept.size() >= maxKept) {
-                    kept.clear();
-                }
-            }
-            kept.put(token, new Kept(verified, expiresAt, claimsOf(verified)));
+        if (expiresAt <= now) {
+            return verified;
         }
-        return verified;
+        if (sweepDue(now) || kept.size() >= maxKept) {
+            kept.values().removeIf(k -> now >= k.expiresAtMillis());
+            if (kept.size() >= maxKept) {
+                kept.clear();
+            }
+        }
+        Kept fresh = new Kept(token, verified.getName(), claimsOf(verified), expiresAt);
+        kept.put(token, fresh);
+        return fresh; // the same principal for the token's first request as for the next ones'
+
     }
 
     /** Whether the periodic sweep of expired tokens is due; the one caller that finds it due sets the next one. */
@@ -100,15 +138,12 @@ public class VerifiedTokens implements JWTParser {
     }
 
     /**
-     * A claim of the request's token: from what was read when it was verified while the token is kept, else from the
-     * token. SmallRye JWT looks every claim name up among the standard ones first and, for the platform's own claims
+     * A claim of the request's token: from what was read when it was verified if it was kept, else from the token. SmallRye JWT looks every claim name up among the standard ones first and, for the platform's own claims
      * (account, merchant, key type), creates and discards an exception each time (three to four per request, a stack
      * trace each); reading them once per token saves that.
      */
     public Object claim(JsonWebToken token, String name) {
-        String raw = token.getRawToken();
-        Kept hit = raw == null ? null : kept.get(raw);
-        return hit != null ? hit.claims().get(name) : token.getClaim(name);
+        return token instanceof Kept hit ? hit.claims().get(name) : token.getClaim(name);
     }
 
     private static Map<String, Object> claimsOf(JsonWebToken token) {

@@ -55,17 +55,44 @@ class VerifiedTokensTest {
         String token = TestTokens.claims("ak-1", "api", IdentityClaims.ROLE_ADMIN, account)
                 .claim(IdentityClaims.MERCHANT_REF, "shop-7").sign(TestTokens.key());
         JsonWebToken jwt = tokens.parse(token);
+        JsonWebToken smallRyes = new DefaultJWTParser(info()).parse(token);
         for (String name : new String[] {IdentityClaims.ACCOUNT, IdentityClaims.KEY_TYPE, IdentityClaims.MERCHANT_REF,
                 IdentityClaims.MERCHANT, "sub"}) {
-            assertEquals(String.valueOf((Object) jwt.getClaim(name)), String.valueOf(tokens.claim(jwt, name)), name);
+            assertEquals(String.valueOf((Object) smallRyes.getClaim(name)), String.valueOf(tokens.claim(jwt, name)), name);
         }
         assertEquals(null, tokens.claim(jwt, IdentityClaims.MERCHANT), "a claim the token lacks");
         assertEquals(account.toString(), String.valueOf(tokens.claim(jwt, IdentityClaims.ACCOUNT)));
 
         VerifiedTokens other = new VerifiedTokens(new DefaultJWTParser(info()), clock::get, 3);
-        JsonWebToken notKeptThere = tokens.parse(TestTokens.admin(UUID.randomUUID()));
-        assertEquals(String.valueOf((Object) notKeptThere.getClaim(IdentityClaims.ACCOUNT)),
-                String.valueOf(other.claim(notKeptThere, IdentityClaims.ACCOUNT)), "a token not kept is asked");
+        assertEquals(String.valueOf((Object) smallRyes.getClaim(IdentityClaims.ACCOUNT)),
+                String.valueOf(other.claim(smallRyes, IdentityClaims.ACCOUNT)), "a principal not kept is asked");
+    }
+
+    @Test
+    void aKeptTokenAnswersAsSmallRyesPrincipalDoes() throws Exception {
+        UUID account = UUID.randomUUID();
+        String token = TestTokens.claims("ak-2", "publishable", IdentityClaims.ROLE_ADMIN, account)
+                .claim(IdentityClaims.MERCHANT, UUID.randomUUID().toString()).sign(TestTokens.key());
+        JsonWebToken kept = tokens.parse(token);
+        JsonWebToken smallRyes = new DefaultJWTParser(info()).parse(token);
+        assertTrue(kept instanceof VerifiedTokens.Kept, "the kept form is what a request gets: " + kept.getClass());
+        assertEquals(smallRyes.getName(), kept.getName());
+        assertEquals(smallRyes.getSubject(), kept.getSubject());
+        assertEquals(smallRyes.getGroups(), kept.getGroups());
+        assertEquals(smallRyes.getIssuer(), kept.getIssuer());
+        assertEquals(smallRyes.getAudience(), kept.getAudience());
+        assertEquals(smallRyes.getExpirationTime(), kept.getExpirationTime());
+        assertEquals(smallRyes.getIssuedAtTime(), kept.getIssuedAtTime());
+        assertEquals(token, kept.getRawToken());
+        assertEquals(token, kept.getClaim("raw_token"));
+        for (String name : smallRyes.getClaimNames()) {
+            if (smallRyes.getClaim(name) != null) {
+                assertEquals((Object) smallRyes.getClaim(name), kept.getClaim(name), name);
+                assertTrue(kept.containsClaim(name), name);
+            }
+        }
+        assertEquals(null, (Object) kept.getClaim(IdentityClaims.MERCHANT_REF), "a claim the token lacks");
+        assertTrue(!kept.toString().contains(token), "the token's string is not in what a log line of it shows");
     }
 
     @Test
