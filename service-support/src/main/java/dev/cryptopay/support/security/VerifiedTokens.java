@@ -128,7 +128,6 @@ public class VerifiedTokens implements JWTParser {
         Kept fresh = new Kept(token, verified.getName(), claimsOf(verified), expiresAt);
         kept.put(token, fresh);
         return fresh; // the same principal for the token's first request as for the next ones'
-
     }
 
     /** Whether the periodic sweep of expired tokens is due; the one caller that finds it due sets the next one. */
@@ -138,9 +137,10 @@ public class VerifiedTokens implements JWTParser {
     }
 
     /**
-     * A claim of the request's token: from what was read when it was verified if it was kept, else from the token. SmallRye JWT looks every claim name up among the standard ones first and, for the platform's own claims
-     * (account, merchant, key type), creates and discards an exception each time (three to four per request, a stack
-     * trace each); reading them once per token saves that.
+     * A claim of the request's token: from what was read when it was verified if it was kept, else from the token.
+     * SmallRye JWT looks every claim name up among the standard ones first and, for the platform's own claims (account,
+     * merchant, key type), creates and discards an exception each time (three to four per request, a stack trace
+     * each); reading them once per token saves that.
      */
     public Object claim(JsonWebToken token, String name) {
         return token instanceof Kept hit ? hit.claims().get(name) : token.getClaim(name);

@@ -58,7 +58,8 @@ class VerifiedTokensTest {
         JsonWebToken smallRyes = new DefaultJWTParser(info()).parse(token);
         for (String name : new String[] {IdentityClaims.ACCOUNT, IdentityClaims.KEY_TYPE, IdentityClaims.MERCHANT_REF,
                 IdentityClaims.MERCHANT, "sub"}) {
-            assertEquals(String.valueOf((Object) smallRyes.getClaim(name)), String.valueOf(tokens.claim(jwt, name)), name);
+            assertEquals(String.valueOf((Object) smallRyes.getClaim(name)), String.valueOf(tokens.claim(jwt, name)),
+                    name);
         }
         assertEquals(null, tokens.claim(jwt, IdentityClaims.MERCHANT), "a claim the token lacks");
         assertEquals(account.toString(), String.valueOf(tokens.claim(jwt, IdentityClaims.ACCOUNT)));
