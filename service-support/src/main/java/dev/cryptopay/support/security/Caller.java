@@ -11,11 +11,9 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 public class Caller {
 
     private final JsonWebToken token;
-    private final VerifiedTokens verified;
 
-    public Caller(JsonWebToken token, VerifiedTokens verified) {
+    public Caller(JsonWebToken token) {
         this.token = token;
-        this.verified = verified;
     }
 
     public String keyId() {
@@ -58,9 +56,12 @@ public class Caller {
         return claimText(name).filter(text -> !text.isBlank()).map(UUID::fromString);
     }
 
-    /** A claim of the token as text (a JSON string claim unwrapped), empty when the token lacks it. */
+    /**
+     * A claim of the token as text (a JSON string claim unwrapped), empty when the token lacks it. A kept token
+     * ({@link VerifiedTokens.Kept}) answers from the claims read when it was verified.
+     */
     private Optional<String> claimText(String name) {
-        Object value = verified.claim(token, name);
+        Object value = token.getClaim(name);
         if (value == null) {
             return Optional.empty();
         }

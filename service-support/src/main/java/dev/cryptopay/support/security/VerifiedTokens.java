@@ -72,6 +72,12 @@ public class VerifiedTokens implements JWTParser {
             return claims.keySet();
         }
 
+        /**
+         * From the claims read when the token was verified. SmallRye JWT's principal looks every claim name up among
+         * the standard ones first and, for the platform's own claims (account, merchant, key type), creates and
+         * discards an exception each time (three to four per request, a stack trace each); reading them once per
+         * token saves that.
+         */
         @Override
         @SuppressWarnings("unchecked")
         public <T> T getClaim(String claimName) {
@@ -134,16 +140,6 @@ public class VerifiedTokens implements JWTParser {
     private boolean sweepDue(long now) {
         long sweepAt = nextSweepAtMillis.get();
         return now >= sweepAt && nextSweepAtMillis.compareAndSet(sweepAt, now + SWEEP_EVERY_MILLIS);
-    }
-
-    /**
-     * A claim of the request's token: from what was read when it was verified if it was kept, else from the token.
-     * SmallRye JWT looks every claim name up among the standard ones first and, for the platform's own claims (account,
-     * merchant, key type), creates and discards an exception each time (three to four per request, a stack trace
-     * each); reading them once per token saves that.
-     */
-    public Object claim(JsonWebToken token, String name) {
-        return token instanceof Kept hit ? hit.claims().get(name) : token.getClaim(name);
     }
 
     private static Map<String, Object> claimsOf(JsonWebToken token) {
