@@ -8,6 +8,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
+import jakarta.json.JsonString;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.HashMap;
@@ -42,10 +43,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @ApplicationScoped
 public class VerifiedTokens implements JWTParser {
 
-    /** At most this many verified tokens are kept (a few KiB each): far more identities than a minute brings. */
+    /** At most this many verified tokens are kept (about 1.3 kB each): far more identities than a minute brings. */
     static final int MAX_KEPT = 4096;
     /** Expired tokens are swept out at most this often, at a verification (a token not kept yet). */
     static final long SWEEP_EVERY_MILLIS = 10_000;
+    /** At most this many distinct claim names and values are shared between kept tokens (a few per identity). */
+    static final int MAX_SHARED = 8192;
+    /** Claims whose value each token has its own of, never worth sharing: the token's id and its string. */
+    private static final Set<String> UNIQUE_PER_TOKEN = Set.of(Claims.jti.name(), Claims.raw_token.name());
 
     /**
      * A verified token as it is kept and answered: its string, its principal's name, its claims read once (by name; an
@@ -94,6 +99,8 @@ public class VerifiedTokens implements JWTParser {
     private final LongSupplier clockMillis;
     private final int maxKept;
     private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+    /** Claim names and values that repeat from token to token, one instance each (see {@link #claimsOf}). */
+    private final Map<Object, Object> sharedValues = new ConcurrentHashMap<>();
     private final AtomicLong verifications = new AtomicLong();
     private final AtomicLong nextSweepAtMillis = new AtomicLong();
 
@@ -131,7 +138,7 @@ public class VerifiedTokens implements JWTParser {
                 kept.clear();
             }
         }
-        Kept fresh = new Kept(token, verified.getName(), claimsOf(verified), expiresAt);
+        Kept fresh = new Kept(token, shared(verified.getName()), claimsOf(verified), expiresAt);
         kept.put(token, fresh);
         return fresh; // the same principal for the token's first request as for the next ones'
     }
@@ -142,15 +149,42 @@ public class VerifiedTokens implements JWTParser {
         return now >= sweepAt && nextSweepAtMillis.compareAndSet(sweepAt, now + SWEEP_EVERY_MILLIS);
     }
 
-    private static Map<String, Object> claimsOf(JsonWebToken token) {
+    /**
+     * The token's claims, each name and each value that repeats from token to token (issuer, audience, groups, key
+     * type, and an identity's subject, account and merchant) shared with the tokens kept before it: a token differs
+     * from its identity's previous one only in its id, its times and its string. Parsed afresh, every token held some
+     * 26 strings and four collections of its own, 1.7 kB beside its string (docs/performance.md, forty-third step).
+     */
+    private Map<String, Object> claimsOf(JsonWebToken token) {
         Map<String, Object> claims = new HashMap<>();
         for (String name : token.getClaimNames()) {
             Object value = token.getClaim(name);
             if (value != null) {
-                claims.put(name, value);
+                claims.put(shared(name), UNIQUE_PER_TOKEN.contains(name) ? value : shared(value));
             }
         }
         return Map.copyOf(claims);
+    }
+
+    /**
+     * The value kept earlier that equals this one, else this one (a set as an unmodifiable copy, as it is then shared).
+     * Only immutable values are shared: strings, JSON strings and sets of strings; anything else is its token's own.
+     */
+    private Object shared(Object value) {
+        if (value instanceof Set<?> set) {
+            value = Set.copyOf(set);
+        } else if (!(value instanceof String || value instanceof JsonString)) {
+            return value;
+        }
+        if (sharedValues.size() >= MAX_SHARED) {
+            sharedValues.clear(); // more distinct values than identities in use bring: start again
+        }
+        Object earlier = sharedValues.putIfAbsent(value, value);
+        return earlier == null ? value : earlier;
+    }
+
+    private String shared(String name) {
+        return (String) shared((Object) name);
     }
 
     /** How many tokens were verified (not answered from memory) since the start. */

@@ -1,6 +1,7 @@
 package dev.cryptopay.support.security;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,6 +91,37 @@ class VerifiedTokensTest {
         }
         assertEquals(null, (Object) kept.getClaim(IdentityClaims.MERCHANT_REF), "a claim the token lacks");
         assertTrue(!kept.toString().contains(token), "the token's string is not in what a log line of it shows");
+    }
+
+    @Test
+    void claimValuesThatRepeatFromTokenToTokenAreKeptOnceAndCannotBeChanged() throws Exception {
+        UUID account = UUID.randomUUID();
+        UUID otherAccount = UUID.randomUUID();
+        JsonWebToken first = tokens.parse(TestTokens.claims("ak-3", "api", IdentityClaims.ROLE_ADMIN, account)
+                .sign(TestTokens.key()));
+        JsonWebToken next = tokens.parse(TestTokens.claims("ak-3", "api", IdentityClaims.ROLE_ADMIN, account)
+                .sign(TestTokens.key()));
+        JsonWebToken other = tokens.parse(TestTokens.claims("ak-4", "api", IdentityClaims.ROLE_READ_ONLY,
+                otherAccount).sign(TestTokens.key()));
+        assertEquals(3, tokens.verifications(), "three tokens, each verified");
+        assertNotEquals(first.getRawToken(), next.getRawToken());
+        assertNotEquals(first.getTokenID(), next.getTokenID(), "each token keeps its own id");
+
+        assertSame((Object) first.getClaim(IdentityClaims.ACCOUNT), next.getClaim(IdentityClaims.ACCOUNT));
+        assertSame(first.getSubject(), next.getSubject());
+        assertSame(first.getName(), next.getName());
+        assertSame(first.getGroups(), next.getGroups());
+        assertSame(first.getIssuer(), other.getIssuer());
+        assertSame(first.getAudience(), other.getAudience());
+
+        assertEquals(account.toString(), String.valueOf((Object) first.getClaim(IdentityClaims.ACCOUNT)));
+        assertEquals(otherAccount.toString(), String.valueOf((Object) other.getClaim(IdentityClaims.ACCOUNT)));
+        assertEquals("ak-4", other.getSubject());
+        assertEquals(Set.of(IdentityClaims.ROLE_ADMIN), next.getGroups());
+        assertEquals(Set.of(IdentityClaims.ROLE_READ_ONLY), other.getGroups());
+        assertThrows(UnsupportedOperationException.class, () -> first.getGroups().add(IdentityClaims.ROLE_OPERATOR),
+                "a shared set cannot be changed through one token");
+        assertEquals(Set.of(IdentityClaims.ROLE_ADMIN), next.getGroups());
     }
 
     @Test
