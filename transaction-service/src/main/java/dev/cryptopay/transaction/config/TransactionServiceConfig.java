@@ -175,8 +175,12 @@ public interface TransactionServiceConfig {
         @WithDefault("256")
         int reorgWindow();
 
-        /** Most transactions (and payment requests) expired in one pass. */
-        @WithDefault("200")
+        /**
+         * Most transactions (and payment requests) expired in one database transaction. A batch's entities and events
+         * live until its commit; at 200 they outlived the young collections of a service under load and were promoted,
+         * some 2 kB an expiry (docs/decisions.md §93).
+         */
+        @WithDefault("100")
         int expiryBatch();
     }
 
