@@ -9,9 +9,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
 import jakarta.json.JsonString;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,13 +33,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * transaction-service allocated under load; docs/performance.md, sixth step).
  *
  * <p>This is the {@link JWTParser} the Quarkus JWT validator uses (an alternative to SmallRye JWT's own, which it
- * wraps and which still does every check). A token it accepted is kept, keyed by the whole token string (a changed
- * byte, the signature's included, is another key and is verified afresh), until its expiry; a token it refused is
- * never kept. Expired tokens are swept out at a verification at most every {@link #SWEEP_EVERY_MILLIS} (the gateway
- * signs each identity a new token every 24 s of a 60 s lifetime, so the tokens it no longer presents are many: with
- * 200 merchants in use, 2,004 tokens were kept after the benchmark's runs, most of them expired, some 8 MB of heap;
- * docs/performance.md, forty-first step). At most {@link #MAX_KEPT} tokens are kept: when full, expired ones go, and
- * if none had expired all go.
+ * wraps and which still does every check). A token it accepted is kept, keyed by the SHA-256 digest of the whole token
+ * string (a changed byte, the signature's included, is another key and is verified afresh; answering a forged string
+ * from memory would take a second preimage of SHA-256), until its expiry; a token it refused is never kept. The string
+ * itself is not kept: each request's principal is the kept token with the string that request presented. Expired
+ * tokens are swept out at a verification at most every {@link #SWEEP_EVERY_MILLIS} (the gateway signs each identity a
+ * new token every 24 s of a 60 s lifetime, so the tokens it no longer presents are many: with 200 merchants in use,
+ * 2,004 tokens were kept after the benchmark's runs, most of them expired; docs/performance.md, forty-first step). At
+ * most {@link #MAX_KEPT} tokens are kept: when full, expired ones go, and if none had expired all go.
  *
  * <p>Hand-rolled rather than a cache library: a map and an expiry per entry are the whole of it.
  */
@@ -43,28 +49,54 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 @ApplicationScoped
 public class VerifiedTokens implements JWTParser {
 
-    /** At most this many verified tokens are kept (about 1.3 kB each): far more identities than a minute brings. */
+    /** At most this many verified tokens are kept (about 0.3 kB each): far more identities than a minute brings. */
     static final int MAX_KEPT = 4096;
     /** Expired tokens are swept out at most this often, at a verification (a token not kept yet). */
     static final long SWEEP_EVERY_MILLIS = 10_000;
-    /** At most this many distinct claim names and values are shared between kept tokens (a few per identity). */
+    /** At most this many distinct claim names, values and identities are shared between kept tokens. */
     static final int MAX_SHARED = 8192;
-    /** Claims whose value each token has its own of, never worth sharing: the token's id and its string. */
-    private static final Set<String> UNIQUE_PER_TOKEN = Set.of(Claims.jti.name(), Claims.raw_token.name());
+    /**
+     * Claims each token has its own value of (its id and its times); every other claim is its identity's, the same in
+     * each token the gateway signs for that identity. The token's string ({@code raw_token}) is the request's.
+     */
+    private static final Set<String> OWN_PER_TOKEN = Set.of(Claims.jti.name(), Claims.iat.name(), Claims.exp.name(),
+            Claims.nbf.name(), Claims.auth_time.name());
 
     /**
-     * A verified token as it is kept and answered: its string, its principal's name, its claims read once (by name; an
-     * absent claim is not there) and when it expires. What SmallRye JWT's principal answers, without what it holds
-     * besides (its parsed claims set and the payload's JSON, about 1.4 kB a token): a kept token outlives many young
-     * collections, so it is promoted and stays in the old generation after its expiry until a full collection, and
-     * the gateway signs every identity in use a new one every 24 s (docs/performance.md, forty-second step).
+     * A verified token as it is kept: its principal's name, its identity's claims (one instance shared by every kept
+     * token with the same ones), its own claims (id and times), read once by name (an absent claim is not there), and
+     * when it expires. Neither SmallRye JWT's principal (its parsed claims set and the payload's JSON) nor the token's
+     * string is kept: a kept token outlives many young collections, so it is promoted and stays in the old generation
+     * after its expiry until a full collection, and the gateway signs every identity in use a new one every 24 s. Kept
+     * as SmallRye parses it, a token took about 6 kB of the old generation; with its identity's claims shared and its
+     * string beside it, 1.2 kB (most of it the string); as kept now, about 0.3 kB (docs/performance.md, forty-second
+     * to forty-fourth steps).
      */
-    record Kept(String rawToken, String name, Map<String, Object> claims, long expiresAtMillis)
-            implements JsonWebToken {
+    record Kept(String name, Map<String, Object> identity, Map<String, Object> own, long expiresAtMillis) {
+
+        Object claim(String claimName) {
+            Object value = own.get(claimName);
+            return value != null ? value : identity.get(claimName);
+        }
+
+        @Override
+        public String toString() {
+            return "Kept[" + name + ", expires at " + expiresAtMillis + "]";
+        }
+    }
+
+    /**
+     * What a request's principal is: a kept token and the string the request presented (whose digest found it). It
+     * answers what SmallRye JWT's principal answers for the token, from the claims read when it was verified. SmallRye
+     * JWT's principal looks every claim name up among the standard ones first and, for the platform's own claims
+     * (account, merchant, key type), creates and discards an exception each time (three to four per request, a stack
+     * trace each); reading them once per token saves that.
+     */
+    record Presented(String rawToken, Kept kept) implements JsonWebToken {
 
         @Override
         public String getName() {
-            return name;
+            return kept.name();
         }
 
         @Override
@@ -74,32 +106,55 @@ public class VerifiedTokens implements JWTParser {
 
         @Override
         public Set<String> getClaimNames() {
-            return claims.keySet();
+            Set<String> names = new HashSet<>(kept.identity().keySet());
+            names.addAll(kept.own().keySet());
+            names.add(Claims.raw_token.name());
+            return names;
         }
 
-        /**
-         * From the claims read when the token was verified. SmallRye JWT's principal looks every claim name up among
-         * the standard ones first and, for the platform's own claims (account, merchant, key type), creates and
-         * discards an exception each time (three to four per request, a stack trace each); reading them once per
-         * token saves that.
-         */
         @Override
         @SuppressWarnings("unchecked")
         public <T> T getClaim(String claimName) {
-            return (T) (Claims.raw_token.name().equals(claimName) ? rawToken : claims.get(claimName));
+            return (T) (Claims.raw_token.name().equals(claimName) ? rawToken : kept.claim(claimName));
         }
 
         @Override
         public String toString() { // not the token: a principal may be logged
-            return "Kept[" + name + ", expires at " + expiresAtMillis + "]";
+            return "Token[" + kept.name() + ", expires at " + kept.expiresAtMillis() + "]";
+        }
+    }
+
+    /** The SHA-256 digest of a token's string, the key it is kept under (32 bytes instead of the string's 0.8 kB). */
+    record Digest(long first, long second, long third, long fourth) {
+
+        /** A prototype to clone: cheaper than a provider lookup per request, and a clone per call is thread-safe. */
+        private static final MessageDigest SHA_256 = sha256();
+
+        static Digest of(String token) {
+            MessageDigest sha256;
+            try {
+                sha256 = (MessageDigest) SHA_256.clone();
+            } catch (CloneNotSupportedException e) { // not the JDK's own implementation: look it up each time
+                sha256 = sha256();
+            }
+            ByteBuffer words = ByteBuffer.wrap(sha256.digest(token.getBytes(StandardCharsets.UTF_8)));
+            return new Digest(words.getLong(), words.getLong(), words.getLong(), words.getLong());
+        }
+
+        private static MessageDigest sha256() {
+            try {
+                return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("every Java platform has SHA-256", e);
+            }
         }
     }
 
     private final JWTParser verifier;
     private final LongSupplier clockMillis;
     private final int maxKept;
-    private final Map<String, Kept> kept = new ConcurrentHashMap<>();
-    /** Claim names and values that repeat from token to token, one instance each (see {@link #claimsOf}). */
+    private final Map<Digest, Kept> kept = new ConcurrentHashMap<>();
+    /** Claim names, values and identities that repeat from token to token, one instance each ({@link #keep}). */
     private final Map<Object, Object> sharedValues = new ConcurrentHashMap<>();
     private final AtomicLong verifications = new AtomicLong();
     private final AtomicLong nextSweepAtMillis = new AtomicLong();
@@ -119,12 +174,13 @@ public class VerifiedTokens implements JWTParser {
     @Override
     public JsonWebToken parse(String token) throws ParseException {
         long now = clockMillis.getAsLong();
-        Kept hit = kept.get(token);
+        Digest key = Digest.of(token);
+        Kept hit = kept.get(key);
         if (hit != null) {
             if (now < hit.expiresAtMillis()) {
-                return hit;
+                return new Presented(token, hit);
             }
-            kept.remove(token);
+            kept.remove(key);
         }
         JsonWebToken verified = verifier.parse(token);
         verifications.incrementAndGet();
@@ -138,9 +194,9 @@ public class VerifiedTokens implements JWTParser {
                 kept.clear();
             }
         }
-        Kept fresh = new Kept(token, shared(verified.getName()), claimsOf(verified), expiresAt);
-        kept.put(token, fresh);
-        return fresh; // the same principal for the token's first request as for the next ones'
+        Kept fresh = keep(verified, expiresAt);
+        kept.put(key, fresh);
+        return new Presented(token, fresh); // the same kind of principal for the token's first request as for the next
     }
 
     /** Whether the periodic sweep of expired tokens is due; the one caller that finds it due sets the next one. */
@@ -150,30 +206,37 @@ public class VerifiedTokens implements JWTParser {
     }
 
     /**
-     * The token's claims, each name and each value that repeats from token to token (issuer, audience, groups, key
-     * type, and an identity's subject, account and merchant) shared with the tokens kept before it: a token differs
-     * from its identity's previous one only in its id, its times and its string. Parsed afresh, every token held some
-     * 26 strings and four collections of its own, 1.7 kB beside its string (docs/performance.md, forty-third step).
+     * The token's claims as kept: its own (id and times) apart, and its identity's, each name and each value that
+     * repeats from token to token (issuer, audience, groups, key type, and an identity's subject, account and merchant)
+     * and the identity's claims as a whole shared with the tokens kept before it: a token differs from its identity's
+     * previous one only in its id, its times and its string. Parsed afresh, every token held some 26 strings and four
+     * collections of its own, 1.7 kB beside its string (docs/performance.md, forty-third step).
      */
-    private Map<String, Object> claimsOf(JsonWebToken token) {
-        Map<String, Object> claims = new HashMap<>();
+    private Kept keep(JsonWebToken token, long expiresAtMillis) {
+        Map<String, Object> identity = new HashMap<>();
+        Map<String, Object> own = new HashMap<>();
         for (String name : token.getClaimNames()) {
-            Object value = token.getClaim(name);
-            if (value != null) {
-                claims.put(shared(name), UNIQUE_PER_TOKEN.contains(name) ? value : shared(value));
+            Object value = Claims.raw_token.name().equals(name) ? null : token.getClaim(name);
+            if (value != null && OWN_PER_TOKEN.contains(name)) {
+                own.put(shared(name), value);
+            } else if (value != null) {
+                identity.put(shared(name), shared(value));
             }
         }
-        return Map.copyOf(claims);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sharedIdentity = (Map<String, Object>) shared(Map.copyOf(identity));
+        return new Kept(shared(token.getName()), sharedIdentity, Map.copyOf(own), expiresAtMillis);
     }
 
     /**
      * The value kept earlier that equals this one, else this one (a set as an unmodifiable copy, as it is then shared).
-     * Only immutable values are shared: strings, JSON strings and sets of strings; anything else is its token's own.
+     * Only immutable values are shared: strings, JSON strings, sets of strings and the unmodifiable maps of an
+     * identity's claims ({@link #keep}); anything else is its token's own.
      */
     private Object shared(Object value) {
         if (value instanceof Set<?> set) {
             value = Set.copyOf(set);
-        } else if (!(value instanceof String || value instanceof JsonString)) {
+        } else if (!(value instanceof String || value instanceof JsonString || value instanceof Map<?, ?>)) {
             return value;
         }
         if (sharedValues.size() >= MAX_SHARED) {
@@ -184,7 +247,7 @@ public class VerifiedTokens implements JWTParser {
     }
 
     private String shared(String name) {
-        return (String) shared((Object) name);
+        return name == null ? null : (String) shared((Object) name);
     }
 
     /** How many tokens were verified (not answered from memory) since the start. */

@@ -13,6 +13,7 @@ import io.smallrye.jwt.auth.principal.ParseException;
 import io.smallrye.jwt.util.KeyUtils;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,8 +47,23 @@ class VerifiedTokensTest {
         assertEquals(account.toString(), first.getClaim(IdentityClaims.ACCOUNT));
         assertEquals(Set.of(IdentityClaims.ROLE_ADMIN), first.getGroups());
         clock.addAndGet(30_000);
-        assertSame(first, tokens.parse(token));
+        JsonWebToken again = tokens.parse(token);
+        assertSame(kept(first), kept(again), "the second request is answered from the token kept at the first");
+        assertEquals(token, again.getRawToken(), "each request's principal carries the string that request presented");
         assertEquals(1, tokens.verifications());
+    }
+
+    private static VerifiedTokens.Kept kept(JsonWebToken principal) {
+        assertTrue(principal instanceof VerifiedTokens.Presented, "what a request gets: " + principal.getClass());
+        return ((VerifiedTokens.Presented) principal).kept();
+    }
+
+    @Test
+    void tokensAreKeptUnderTheirSha256Digest() {
+        // FIPS 180-2, appendix B.1: SHA-256("abc")
+        assertEquals(new VerifiedTokens.Digest(0xba7816bf8f01cfeaL, 0x414140de5dae2223L, 0xb00361a396177a9cL,
+                0xb410ff61f20015adL), VerifiedTokens.Digest.of("abc"));
+        assertNotEquals(VerifiedTokens.Digest.of("abc"), VerifiedTokens.Digest.of("abd"));
     }
 
     @Test
@@ -73,7 +89,7 @@ class VerifiedTokensTest {
                 .claim(IdentityClaims.MERCHANT, UUID.randomUUID().toString()).sign(TestTokens.key());
         JsonWebToken kept = tokens.parse(token);
         JsonWebToken smallRyes = new DefaultJWTParser(info()).parse(token);
-        assertTrue(kept instanceof VerifiedTokens.Kept, "the kept form is what a request gets: " + kept.getClass());
+        kept(kept);
         assertEquals(smallRyes.getName(), kept.getName());
         assertEquals(smallRyes.getSubject(), kept.getSubject());
         assertEquals(smallRyes.getGroups(), kept.getGroups());
@@ -113,6 +129,14 @@ class VerifiedTokensTest {
         assertSame(first.getGroups(), next.getGroups());
         assertSame(first.getIssuer(), other.getIssuer());
         assertSame(first.getAudience(), other.getAudience());
+        assertSame(kept(first).identity(), kept(next).identity(), "one identity's claims are kept once for its tokens");
+        assertNotEquals(kept(first).own(), kept(next).own(), "each token keeps its own id and times");
+        for (var component : VerifiedTokens.Kept.class.getRecordComponents()) {
+            Object value = component.getAccessor().invoke(kept(first));
+            assertTrue(!first.getRawToken().equals(value)
+                    && !(value instanceof Map<?, ?> map && map.containsValue(first.getRawToken())),
+                    "the token's string is not kept (" + component.getName() + ")");
+        }
 
         assertEquals(account.toString(), String.valueOf((Object) first.getClaim(IdentityClaims.ACCOUNT)));
         assertEquals(otherAccount.toString(), String.valueOf((Object) other.getClaim(IdentityClaims.ACCOUNT)));
