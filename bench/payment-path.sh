@@ -236,6 +236,10 @@ open_now() { "${PSQL[@]}" -c "select (select count(*) from payment_request where
 # A run started within 15 minutes of the previous one otherwise measures everything (pgbench included) beside the
 # expiry of that run's transactions: run 27 of docs/performance.md did, with 75,000 expiring, and its baseline fell by a
 # third. So the default waits as long as the expiry takes (--idle-drain 1200), saying when the last one expires.
+# Transactions expired so far: read around each idle measurement, whose figure is not idle if some expired during it
+# (each expiry is an update, an outbox event and its consumers' work). The warm-up's transactions expire 15 minutes
+# after it began, which on a slow instance falls into the measurement after the runs.
+expired_now() { "${PSQL[@]}" -c "select count(*) from transaction where status = -1"; }
 last_expiry() { "${PSQL[@]}" -c "select coalesce(to_char(max(expiration) at time zone 'UTC', 'HH24:MI:SS') || ' UTC', '-') from payment_request where status = 0"; }
 step "idle before the runs: waiting up to ${idle_drain}s until nothing is open ($(open_now) now; earlier runs' expire 15 minutes after creation)"
 drain_started=$SECONDS next_report=$((SECONDS + 60))
@@ -266,11 +270,13 @@ settle_compilers
 echo "$settle_seconds $settle_quiet" >"$out/settle-before.txt"
 open_before=$(open_now)
 step "idle before the runs ($open_before): $idle s"
+expired0_0=$(expired_now)
 cpu_snapshot idle0-0
 thread_snapshot idle0-0
 sleep "$idle"
 cpu_snapshot idle0-1
 thread_snapshot idle0-1
+echo "$(($(expired_now) - expired0_0))" >"$out/expired-idle0.txt"
 echo "$open_before" >"$out/open-before.txt"
 # Readiness with the rest of the suite up and quiet (with --start only): the target's "started alone". Then the
 # restarted services' compilers settle before the baseline is measured.
@@ -672,11 +678,13 @@ step "idle: waiting 10 s for the work of the runs to drain (outbox, webhooks), t
 sleep 10
 settle_compilers
 step "idle: compilers $($settle_quiet && echo quiet || echo 'still compiling') after ${settle_seconds}s; measuring for $idle s"
+expired_0=$(expired_now)
 cpu_snapshot idle-0
 thread_snapshot idle-0
 sleep "$idle"
 cpu_snapshot idle-1
 thread_snapshot idle-1
+echo "$(($(expired_now) - expired_0))" >"$out/expired-idle.txt"
 for s in "${SERVICES[@]}"; do
   echo "$s $(awk '/^VmRSS:/ {print $2}' "/proc/${PID[$s]}/status")"
 done >"$out/rss.txt"
@@ -865,6 +873,8 @@ row("settle before the idle measurement before the runs, s (until the JIT compil
     f"{settle0_seconds} ({'quiet' if settle0_quiet == 'true' else 'STILL COMPILING: --settle-max reached'})", "-", "-", None)
 row(f"idle CPU before the runs ({open_before}), six services (% of a core)", f"{100*idle0_six:.1f}", "< 3",
     f"{idle0_six/0.03:.2f}", idle0_six < 0.03)
+expired_idle0 = int(open(f"{out}/expired-idle0.txt").read())
+row("  transactions that expired during it (work, not idle, when not 0)", f"{expired_idle0}", "(reported)", "-", None)
 for s in services:
     row(f"  idle CPU before the runs {s} (% of a core)", f"{100*cpu['idle0'][s]/idle:.1f}", "-", "-", None)
 row("idle CPU before the runs Kafka / PostgreSQL (% of a core)",
@@ -873,6 +883,9 @@ row("settle before the idle measurement, s (until the JIT compilers of the six s
     f"{settle_seconds} ({'quiet' if settle_quiet else 'STILL COMPILING: --settle-max reached'})", "-", "-", None)
 idle_six = sum(cpu["idle"][s] for s in services) / idle
 row("idle CPU, six services together (% of a core)", f"{100*idle_six:.1f}", "< 3", f"{idle_six/0.03:.2f}", idle_six < 0.03)
+expired_idle = int(open(f"{out}/expired-idle.txt").read())
+row("  transactions that expired during it (work, not idle, when not 0: the warm-up's or the runs', 15 minutes on)",
+    f"{expired_idle}", "(reported)", "-", None)
 def jit_share(run):
     """Share of a core the six services' C1 and C2 compiler threads spent during an idle measurement."""
     return sum(v for (_, n), v in threads(run).items() if n.startswith(("C1_", "C2_"))) / hz / idle
