@@ -24,7 +24,12 @@ public final class KeyHash {
     }
 
     public static String of(String key) {
-        return HEX.formatHex(digest().digest(key.getBytes(StandardCharsets.UTF_8)));
+        return HEX.formatHex(sha256(key));
+    }
+
+    /** SHA-256 of the string's UTF-8 bytes (also what {@link VerifiedTokens} keeps a token under). */
+    static byte[] sha256(String text) {
+        return digest().digest(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static MessageDigest digest() {

@@ -10,9 +10,6 @@ import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Inject;
 import jakarta.json.JsonString;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.HashMap;
@@ -127,26 +124,9 @@ public class VerifiedTokens implements JWTParser {
     /** The SHA-256 digest of a token's string, the key it is kept under (32 bytes instead of the string's 0.8 kB). */
     record Digest(long first, long second, long third, long fourth) {
 
-        /** A prototype to clone: cheaper than a provider lookup per request, and a clone per call is thread-safe. */
-        private static final MessageDigest SHA_256 = sha256();
-
         static Digest of(String token) {
-            MessageDigest sha256;
-            try {
-                sha256 = (MessageDigest) SHA_256.clone();
-            } catch (CloneNotSupportedException e) { // not the JDK's own implementation: look it up each time
-                sha256 = sha256();
-            }
-            ByteBuffer words = ByteBuffer.wrap(sha256.digest(token.getBytes(StandardCharsets.UTF_8)));
+            ByteBuffer words = ByteBuffer.wrap(KeyHash.sha256(token));
             return new Digest(words.getLong(), words.getLong(), words.getLong(), words.getLong());
-        }
-
-        private static MessageDigest sha256() {
-            try {
-                return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("every Java platform has SHA-256", e);
-            }
         }
     }
 
@@ -216,10 +196,16 @@ public class VerifiedTokens implements JWTParser {
         Map<String, Object> identity = new HashMap<>();
         Map<String, Object> own = new HashMap<>();
         for (String name : token.getClaimNames()) {
-            Object value = Claims.raw_token.name().equals(name) ? null : token.getClaim(name);
-            if (value != null && OWN_PER_TOKEN.contains(name)) {
+            if (Claims.raw_token.name().equals(name)) {
+                continue; // the string is each request's own (Presented)
+            }
+            Object value = token.getClaim(name);
+            if (value == null) {
+                continue;
+            }
+            if (OWN_PER_TOKEN.contains(name)) {
                 own.put(shared(name), value);
-            } else if (value != null) {
+            } else {
                 identity.put(shared(name), shared(value));
             }
         }
