@@ -19,7 +19,11 @@
 #   3c. the latency the gateway adds to ONE request: POST and GET with one connection, gateway and direct in turn, in
 #      six rounds of 3 s (reported) and request by request with bench/one-connection.py (judged; under 16
 #      connections the p50 is queueing for the two cores and restates the throughput ratio);
-#   4. idle CPU of the six services over --idle seconds after the runs (Kafka and PostgreSQL separately), RSS of each;
+#   3d. the steady state: creations through the gateway at about half the rate of 2 for 180 s, each merchant's QR
+#      lifetime 60 s, so that transactions expire as fast as they are created after the first minute: the creations' and
+#      expiries' rates, how far expiry falls behind, transaction-service's old-generation growth;
+#   4. idle CPU of the six services over --idle seconds after the runs (Kafka and PostgreSQL separately), RSS of each
+#      (after 3d);
 # and prints one table: figure, value, target, ratio, pass/fail.
 #
 # High-volume settings, as a high-volume merchant's account would have them (through configuration, nothing else):
@@ -35,11 +39,13 @@
 #   [--idle-drain 1200]: how long to wait, before the idle measurement that precedes the runs, for earlier runs' open
 #   transactions to expire and their expiry events to drain (they are open for 15 minutes; the figure names how many
 #   were still open; a run measured beside that expiry measures it too)
+#   [--steady-seconds 180] [--steady-lifetime 60] [--steady-share 50]: the steady state of 3d (0 s leaves it out):
+#   how long creations run, the merchants' QR lifetime meanwhile, their rate in % of the judged gateway run's
 #   [--settle-max 120]: before and after the runs, each idle measurement waits until the JIT compilers of the six
 #   services are quiet (together under 0.5% of a core over 5 s), at most this long; the table says how long it waited
 # --merchants N spreads the creations over N merchants of the sandbox account (the bench merchant and N-1 more created
 # for the run): through the gateway with one account-wide publishable key as pk_…:<merchant>, directly with one
-# identity token per merchant; every request picks its merchant at random (bench/create-transaction-many.lua).
+# identity token per merchant; every request picks its merchant at random (bench/create-transaction.lua).
 # Each run creates a fresh merchant (and its publishable key) in the sandbox account, so the open transactions of
 # earlier runs (counted by the open-transaction quota on every creation) do not weigh on this one. --jfr records
 # JFR on the gateway and transaction-service during both gateway runs (gateway, gateway2) and prints their hot methods,
@@ -51,6 +57,7 @@ BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 find_java >/dev/null # jcmd and jfr (jfr view) of the JDK the services run on
 
 duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchants=1 idle_drain=1200 warmup_max=300 settle_max=120
+steady_seconds=180 steady_lifetime=60 steady_share=50
 export ONE_ROUNDS=6 # one-connection rounds (section 3c), each path 3 s per round
 export ONE_PAIRS=2000 # one-connection requests by request (section 3c), pairs per method
 while (($# > 0)); do
@@ -65,6 +72,9 @@ while (($# > 0)); do
     --idle-drain) idle_drain="$2"; shift 2 ;;
     --settle-max) settle_max="$2"; shift 2 ;;
     --warmup-max) warmup_max="$2"; shift 2 ;;
+    --steady-seconds) steady_seconds="$2"; shift 2 ;;
+    --steady-lifetime) steady_lifetime="$2"; shift 2 ;;
+    --steady-share) steady_share="$2"; shift 2 ;;
     *) die "unknown option $1" ;;
   esac
 done
@@ -304,7 +314,7 @@ done
 step "bench merchant $merchant (fresh for this run)"
 first_tx=$(json_field transactionId <"$out/first-creation.json")
 # --merchants N: N-1 more merchants of the account, an account-wide publishable key, and the header files the
-# many-merchant wrk script picks from; every merchant must have created a transaction before the runs start.
+# wrk script picks from (BENCH_HEADERS); every merchant must have created a transaction before the runs start.
 gw_header="X-Publishable-Key: $publishable"
 if ((merchants > 1)); then
   step "creating $((merchants - 1)) more merchants of the sandbox account"
@@ -315,6 +325,7 @@ if ((merchants > 1)); then
       -d "{\"name\":\"Bench Shop $run_id-$i\",\"address1\":\"1 Example Street\",\"city\":\"Berlin\",\"region\":\"BE\",\"country\":\"DE\",\"externalMID\":\"bench-$run_id-$i\"}" |
       json_field UUID)") || die "creating bench merchant $i failed"
   done
+  printf '%s\n' "${all_merchants[@]}" >"$out/merchants.txt"
   account_publishable=$(curl -sS -X POST "http://127.0.0.1:8080/accounts/$account/keys" -H "X-Api-Key: $api_key" \
     -H 'Content-Type: application/json' -d '{"keyType":"publishable","name":"bench-all"}' | json_field generatedKey) ||
     die "creating the account-wide publishable key failed"
@@ -409,7 +420,7 @@ wrk_post() {
   local d="$1" url="$2" h="$3" c="${WRK_CONNECTIONS:-$connections}"
   local t=$((c < 2 ? c : 2))
   if [[ "$h" == @* ]]; then
-    BENCH_HEADERS="${h#@}" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction-many.lua" "$url/transaction"
+    BENCH_HEADERS="${h#@}" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" "$url/transaction"
   else
     wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" -H "$h" "$url/transaction"
   fi
@@ -669,6 +680,68 @@ if $jfr; then
   done
 fi
 
+# --- 3d. the steady state: creations beside their own expiry ------------------------------------------------------
+# Every run above starts with nothing open and measures creations alone. In production creations and expiries run
+# side by side all the time (a payment request nobody pays expires at the end of its QR lifetime), and that costs
+# memory the runs above cannot see: beside creations, an expiry batch's entities outlived young collections and were
+# promoted, 92.5 MiB of transaction-service's old generation in 240 s with batches of 200 (docs/performance.md,
+# forty-fourth step, found by hand). So the merchants' QR lifetime for USDC on base is set to --steady-lifetime (60 s)
+# through the API (Update Merchant; bench/steady-merchants.py waits until transaction-service creates with it), and
+# creations run through the gateway for --steady-seconds (180 s) at about --steady-share (50%) of the judged gateway
+# run's rate (each connection waits between its requests, bench/create-transaction.lua): after the first lifetime,
+# transactions expire about as fast as they are created. Then it waits until every transaction due has expired (at
+# most --steady-lifetime + 300 s). Reported: the creations' and the expiries' rates, how far expiry fell behind
+# (transactions overdue and the oldest one's age, sampled every 5 s), and transaction-service's old generation
+# (Serial's tenured generation, from its metrics) before and after: what its young collections promoted, unless a
+# full collection ran in between (counted). The RSS after the runs (section 4) is read after this phase, so it covers
+# this steady state too. --steady-seconds 0 leaves the phase out.
+tx_metrics() { curl -s --max-time 10 "http://127.0.0.1:$((PORT[transaction] + 100))/q/metrics"; }
+# old_gen: "bytes-used major-collections" of transaction-service's heap (Serial: the tenured generation)
+old_gen() {
+  tx_metrics | awk '/^jvm_memory_used_bytes\{/ && /area="heap"/ && /Tenured Gen/ { used = $NF }
+    /^jvm_gc_pause_seconds_count\{/ && /end of major GC/ { major += $NF }
+    END { printf "%d %d\n", used, major }'
+}
+overdue_now() { # "overdue oldest-seconds": open transactions past their expiration
+  "${PSQL[@]}" -F ' ' -c "select count(*), coalesce(floor(extract(epoch from now() - min(expiration))), 0)::int
+    from transaction where status in (0, -3) and expiration < now()"
+}
+if ((steady_seconds > 0)); then
+  steady_rate=$(awk -v share="$steady_share" '/Requests\/sec:/ { printf "%d", $2 * share / 100 }' "$out/wrk-gateway.txt")
+  ((steady_rate > 0)) || die "the gateway run made no creations to take a share of"
+  if ((merchants > 1)); then
+    paste "$out/merchants.txt" "$out/headers-gateway.txt" >"$out/steady-pairs.txt"
+  else
+    printf '%s\t%s\n' "$merchant" "$gw_header" >"$out/steady-pairs.txt"
+  fi
+  step "steady state: a QR lifetime of ${steady_lifetime}s for USDC on base for the $merchants merchant(s)"
+  python3 "$BENCH_DIR/steady-merchants.py" http://127.0.0.1:8080 "$account" "$api_key" "$steady_lifetime" \
+    "$out/steady-pairs.txt" || die "the merchants did not get the steady state's QR lifetime"
+  step "steady state: creations through the gateway for ${steady_seconds}s at about $steady_rate/s ($steady_share% of the gateway run), each expiring ${steady_lifetime}s on"
+  read -r old_used0 old_major0 < <(old_gen)
+  expired_steady0=$(expired_now)
+  steady_from=$("${PSQL[@]}" -c "select now()")
+  (while :; do echo "$SECONDS $(overdue_now)"; sleep 5; done) >"$out/steady-overdue.txt" 2>/dev/null &
+  steady_sampler=$!
+  BENCH_DELAY_MS=$((connections * 1000 / steady_rate)) wrk_post "${steady_seconds}s" http://127.0.0.1:8080 "$gw_header" \
+    >"$out/wrk-steady.txt" 2>"$out/wrk-steady.err"
+  steady_end=$SECONDS
+  # The last creations expire a lifetime later; then expiry catches up with whatever it left overdue.
+  while ((SECONDS - steady_end < steady_lifetime + 300)); do
+    ((SECONDS - steady_end > steady_lifetime)) && [[ "$(overdue_now)" == "0 0" ]] && break
+    sleep 2
+  done
+  steady_catchup=$((SECONDS - steady_end - steady_lifetime))
+  read -r overdue_left _ < <(overdue_now)
+  kill "$steady_sampler" 2>/dev/null || true
+  wait "$steady_sampler" 2>/dev/null || true
+  read -r old_used1 old_major1 < <(old_gen)
+  echo "$old_used0 $old_major0 $old_used1 $old_major1 $(($(expired_now) - expired_steady0)) $("${PSQL[@]}" -c \
+    "select count(*) from transaction where status = -1 and created_at >= '$steady_from'") $steady_catchup $overdue_left $steady_rate $steady_share $steady_seconds $steady_lifetime" \
+    >"$out/steady.txt"
+  step "steady state: expiry caught up $steady_catchup s after the last creation's lifetime"
+fi
+
 # --- 4. idle CPU and memory --------------------------------------------------------------------------------------
 # The idle figure is the suite's steady state: the JIT compilers keep compiling for a while what the runs made hot
 # (and the consumers of the runs' events), 2% of a core and more across the six services 10 s after the runs, which a
@@ -896,6 +969,25 @@ for s in services:
     row(f"  idle CPU {s} (% of a core)", f"{100*cpu['idle'][s]/idle:.1f}", "-", "-", None)
 row("idle CPU Kafka (% of a core)", f"{100*cpu['idle']['kafka']/idle:.1f}", "(reported)", "-", None)
 row("idle CPU PostgreSQL (% of a core)", f"{100*cpu['idle']['postgres']/idle:.1f}", "(reported)", "-", None)
+if os.path.exists(f"{out}/steady.txt"):
+    (used0, major0, used1, major1, expired_all, expired_own, catchup, overdue_left, aim, share, seconds,
+     lifetime) = map(int, open(f"{out}/steady.txt").read().split())
+    st = wrk("steady")
+    samples = [tuple(map(int, l.split()[1:])) for l in open(f"{out}/steady-overdue.txt") if len(l.split()) == 3]
+    label = f"steady state ({seconds} s of creations, each expiring {lifetime} s on)"
+    row(f"{label}: creations through the gateway /s (aimed at {aim}, {share}% of the gateway run), p99 ms",
+        f"{st['rps']:,.0f}, {st['p99']:.1f}", "(reported)", "-", None)
+    row(f"{label}: errors", f"{st['errors']}", "0", "-", st["errors"] == 0)
+    row(f"{label}: expired, its own of its creations (all, earlier runs' included)",
+        f"{expired_own:,} of {st['total']:,} ({expired_all:,})", "(reported)", "-", None)
+    row(f"{label}: expiry behind, most transactions overdue / oldest s (every 5 s)",
+        f"{max((c for c, _ in samples), default=0):,} / {max((o for _, o in samples), default=0)}", "(reported)", "-",
+        None)
+    row(f"{label}: expiry caught up, s after the last creation's lifetime",
+        f"{catchup}" if overdue_left == 0 else f"NOT after {catchup} ({overdue_left:,} overdue)", "(reported)", "-",
+        None)
+    row(f"{label}: transaction-service old generation MiB before / after (full collections between)",
+        f"{used0 / 2**20:.1f} / {used1 / 2**20:.1f} ({major1 - major0})", "(reported)", "-", None)
 for s in services:
     row(f"RSS {s} MiB after the runs", f"{rss[s]:.0f}", "< 300", f"{rss[s]/300:.2f}", rss[s] < 300)
 
