@@ -23,7 +23,7 @@ if path then
   end
 end
 
--- BENCH_DELAY_MS (the steady state of payment-path.sh, section 3d): each connection waits this long after an answer
+-- BENCH_DELAY_MS (the steady state of payment-path.sh, section 5): each connection waits this long after an answer
 -- before its next request, so 16 connections make at most 16,000 / BENCH_DELAY_MS creations a second.
 local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "0")
 if delay_ms > 0 then

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Gives the benchmark's merchants a short QR lifetime for USDC on base, through the public API, and waits until
-transaction-service creates with it (bench/payment-path.sh, the steady state of section 3d).
+transaction-service creates with it (bench/payment-path.sh, the steady state of section 5).
 
     steady-merchants.py GATEWAY_URL ACCOUNT API_KEY LIFETIME_SECONDS PAIRS_FILE
 
