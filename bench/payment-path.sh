@@ -98,6 +98,9 @@ for tool in wrk pgbench psql python3; do
 done
 
 out="$STATE_DIR/bench-payment-path"
+# Emptied first: the table reads some files only when they exist (the readiness rounds with --start, the steady state),
+# and an earlier run's would be read as this one's.
+rm -rf "$out"
 mkdir -p "$out"
 if $start; then
   step "starting the suite with the high-volume settings: ${high_volume_env[*]}"
@@ -719,18 +722,22 @@ done >"$out/jvm-options.txt"
 # most --steady-lifetime + 300 s). Reported: the creations' and the expiries' rates, how far expiry fell behind
 # (transactions overdue and the oldest one's age, sampled every 5 s), and transaction-service's old generation
 # (Serial's tenured generation, from its metrics) before and after: what its young collections promoted, unless a
-# full collection ran in between (counted). Then each service's RSS again: the reading after the whole benchmark, which
+# full collection ran in between (counted); beside it its code cache and metaspace (what the JIT compiled and the
+# classes loaded for the new work). Then each service's RSS again: the reading after the whole benchmark, which
 # the table judges (section 4's, before this phase, is printed beside it). It comes after section 4, not before: its
 # four to five minutes would put the idle reading into the expiry of the warm-up's transactions, 15 minutes after
 # the warm-up began (run 106 of docs/performance.md: 8,085 expired during that idle reading); the warm-up's expiry
 # falls into this phase instead, as expiries of earlier creations would in production. --steady-seconds 0 leaves the
 # phase out (the table then judges section 4's RSS).
 tx_metrics() { curl -s --max-time 10 "http://127.0.0.1:$((PORT[transaction] + 100))/q/metrics"; }
-# old_gen: "bytes-used major-collections" of transaction-service's heap (Serial: the tenured generation)
-old_gen() {
+# tx_memory: "old-generation-bytes major-collections code-cache-bytes metaspace-bytes" of transaction-service (Serial's
+# tenured generation; the code cache is one pool with -XX:-TieredCompilation, the sum of its segments otherwise)
+tx_memory() {
   tx_metrics | awk '/^jvm_memory_used_bytes\{/ && /area="heap"/ && /Tenured Gen/ { used = $NF }
     /^jvm_gc_pause_seconds_count\{/ && /end of major GC/ { major += $NF }
-    END { printf "%d %d\n", used, major }'
+    /^jvm_memory_used_bytes\{/ && /area="nonheap"/ && /CodeCache|CodeHeap/ { code += $NF }
+    /^jvm_memory_used_bytes\{/ && /area="nonheap"/ && /id="Metaspace"/ { meta = $NF }
+    END { printf "%d %d %d %d\n", used, major, code, meta }'
 }
 overdue_now() { # "overdue oldest-seconds": open transactions past their expiration
   "${PSQL[@]}" -F ' ' -c "select count(*), coalesce(floor(extract(epoch from now() - min(expiration))), 0)::int
@@ -748,7 +755,7 @@ if ((steady_seconds > 0)); then
   python3 "$BENCH_DIR/steady-merchants.py" http://127.0.0.1:8080 "$account" "$api_key" "$steady_lifetime" \
     "$out/steady-pairs.txt" || die "the merchants did not get the steady state's QR lifetime"
   step "steady state: creations through the gateway for ${steady_seconds}s at about $steady_rate/s ($steady_share% of the gateway run), each expiring ${steady_lifetime}s on"
-  read -r old_used0 old_major0 < <(old_gen)
+  read -r old_used0 old_major0 code0 meta0 < <(tx_memory)
   expired_steady0=$(expired_now)
   steady_from=$("${PSQL[@]}" -c "select now()")
   (while :; do echo "$SECONDS $(overdue_now)"; sleep 5; done) >"$out/steady-overdue.txt" 2>/dev/null &
@@ -765,10 +772,13 @@ if ((steady_seconds > 0)); then
   read -r overdue_left _ < <(overdue_now)
   kill "$steady_sampler" 2>/dev/null || true
   wait "$steady_sampler" 2>/dev/null || true
-  read -r old_used1 old_major1 < <(old_gen)
-  echo "$old_used0 $old_major0 $old_used1 $old_major1 $(($(expired_now) - expired_steady0)) $("${PSQL[@]}" -c \
-    "select count(*) from transaction where status = -1 and created_at >= '$steady_from'") $steady_catchup $overdue_left $steady_rate $steady_share $steady_seconds $steady_lifetime" \
-    >"$out/steady.txt"
+  read -r old_used1 old_major1 code1 meta1 < <(tx_memory)
+  expired_own=$("${PSQL[@]}" -c "select count(*) from transaction where status = -1 and created_at >= '$steady_from'")
+  # one "name value" a line, for the table
+  printf '%s %s\n' used0 "$old_used0" major0 "$old_major0" used1 "$old_used1" major1 "$old_major1" \
+    code0 "$code0" code1 "$code1" meta0 "$meta0" meta1 "$meta1" expired_all "$(($(expired_now) - expired_steady0))" \
+    expired_own "$expired_own" catchup "$steady_catchup" overdue_left "$overdue_left" aim "$steady_rate" \
+    share "$steady_share" seconds "$steady_seconds" lifetime "$steady_lifetime" >"$out/steady.txt"
   step "steady state: expiry caught up $steady_catchup s after the last creation's lifetime"
   for s in "${SERVICES[@]}"; do
     echo "$s $(awk '/^VmRSS:/ {print $2}' "/proc/${PID[$s]}/status")"
@@ -977,24 +987,28 @@ for s in services:
 row("idle CPU Kafka (% of a core)", f"{100*cpu['idle']['kafka']/idle:.1f}", "(reported)", "-", None)
 row("idle CPU PostgreSQL (% of a core)", f"{100*cpu['idle']['postgres']/idle:.1f}", "(reported)", "-", None)
 if os.path.exists(f"{out}/steady.txt"):
-    (used0, major0, used1, major1, expired_all, expired_own, catchup, overdue_left, aim, share, seconds,
-     lifetime) = map(int, open(f"{out}/steady.txt").read().split())
+    sv = {name: int(value) for name, value in (line.split() for line in open(f"{out}/steady.txt"))}
     st = wrk("steady")
     samples = [tuple(map(int, l.split()[1:])) for l in open(f"{out}/steady-overdue.txt") if len(l.split()) == 3]
-    label = f"steady state ({seconds} s of creations, each expiring {lifetime} s on)"
-    row(f"{label}: creations through the gateway /s (aimed at {aim}, {share}% of the gateway run), p99 ms",
+    label = f"steady state ({sv['seconds']} s of creations, each expiring {sv['lifetime']} s on)"
+    row(f"{label}: creations through the gateway /s (aimed at {sv['aim']}, {sv['share']}% of the gateway run), p99 ms",
         f"{st['rps']:,.0f}, {st['p99']:.1f}", "(reported)", "-", None)
     row(f"{label}: errors", f"{st['errors']}", "0", "-", st["errors"] == 0)
     row(f"{label}: expired, its own of its creations (all, earlier runs' included)",
-        f"{expired_own:,} of {st['total']:,} ({expired_all:,})", "(reported)", "-", None)
+        f"{sv['expired_own']:,} of {st['total']:,} ({sv['expired_all']:,})", "(reported)", "-", None)
     row(f"{label}: expiry behind, most transactions overdue / oldest s (every 5 s)",
         f"{max((c for c, _ in samples), default=0):,} / {max((o for _, o in samples), default=0)}", "(reported)", "-",
         None)
     row(f"{label}: expiry caught up, s after the last creation's lifetime",
-        f"{catchup}" if overdue_left == 0 else f"NOT after {catchup} ({overdue_left:,} overdue)", "(reported)", "-",
+        f"{sv['catchup']}" if sv["overdue_left"] == 0 else f"NOT after {sv['catchup']} ({sv['overdue_left']:,} overdue)",
+        "(reported)", "-",
         None)
     row(f"{label}: transaction-service old generation MiB before / after (full collections between)",
-        f"{used0 / 2**20:.1f} / {used1 / 2**20:.1f} ({major1 - major0})", "(reported)", "-", None)
+        f"{sv['used0'] / 2**20:.1f} / {sv['used1'] / 2**20:.1f} ({sv['major1'] - sv['major0']})", "(reported)", "-", None)
+    row(f"{label}: transaction-service code cache / metaspace MiB before / after",
+        f"{sv['code0'] / 2**20:.1f} / {sv['code1'] / 2**20:.1f}, {sv['meta0'] / 2**20:.1f} / {sv['meta1'] / 2**20:.1f}",
+        "(reported)", "-",
+        None)
 # The RSS after the whole benchmark is judged: after the steady state when it ran, else after the runs.
 rss_steady = ({l.split()[0]: int(l.split()[1]) / 1024 for l in open(f"{out}/rss-steady.txt")}
               if os.path.exists(f"{out}/rss-steady.txt") else None)
