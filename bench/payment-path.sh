@@ -60,6 +60,8 @@ duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchant
 steady_seconds=180 steady_lifetime=60 steady_share=50
 export ONE_ROUNDS=6 # one-connection rounds (section 3c), each path 3 s per round
 export ONE_PAIRS=2000 # one-connection requests by request (section 3c), pairs per method
+# The creation every request of this script makes (bench/create-transaction.lua holds it for wrk): 25 USD in USDC on base
+CREATION_BODY='{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base","referenceNumber":"bench-order"}'
 while (($# > 0)); do
   case "$1" in
     --duration) duration="$2"; shift 2 ;;
@@ -309,7 +311,7 @@ publishable=$(curl -sS -X POST "http://127.0.0.1:8080/accounts/$account/keys?mer
   die "creating the bench merchant's publishable key failed"
 for _ in $(seq 1 100); do # the gateway and transaction-service learn the new key and merchant from Kafka
   code=$(curl -s -o "$out/first-creation.json" -w '%{http_code}' -X POST http://127.0.0.1:8080/transaction -H "X-Publishable-Key: $publishable" \
-    -H 'Content-Type: application/json' -d '{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base"}' || true)
+    -H 'Content-Type: application/json' -d "$CREATION_BODY" || true)
   [[ "$code" == 201 ]] && break
   sleep 0.2
 done
@@ -338,7 +340,7 @@ if ((merchants > 1)); then
   while read -r line; do
     for _ in $(seq 1 100); do
       code=$(curl -s -o /dev/null -w '%{http_code}' -X POST http://127.0.0.1:8080/transaction -H "$line" \
-        -H 'Content-Type: application/json' -d '{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base"}' || true)
+        -H 'Content-Type: application/json' -d "$CREATION_BODY" || true)
       [[ "$code" == 201 ]] && break
       sleep 0.2
     done
@@ -660,7 +662,7 @@ step "one connection, request by request: $ONE_PAIRS pairs of POST /transaction,
 gateway_split one-post-0 POST /transaction
 python3 "$BENCH_DIR/one-connection.py" POST /transaction http://127.0.0.1:8080 "$one_post_gateway" \
   http://127.0.0.1:8082 "$one_post_direct" "$ONE_PAIRS" \
-  '{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base","referenceNumber":"bench-order"}' \
+  "$CREATION_BODY" \
   >"$out/one-post-pairs.json" || die "the one-connection POST pairs failed"
 gateway_split one-post-1 POST /transaction
 gateway_split one-get-0 GET '/transaction/{transactionID}'
@@ -753,7 +755,7 @@ if ((steady_seconds > 0)); then
   fi
   step "steady state: a QR lifetime of ${steady_lifetime}s for USDC on base for the $merchants merchant(s)"
   python3 "$BENCH_DIR/steady-merchants.py" http://127.0.0.1:8080 "$account" "$api_key" "$steady_lifetime" \
-    "$out/steady-pairs.txt" || die "the merchants did not get the steady state's QR lifetime"
+    "$out/steady-pairs.txt" "$CREATION_BODY" || die "the merchants did not get the steady state's QR lifetime"
   step "steady state: creations through the gateway for ${steady_seconds}s at about $steady_rate/s ($steady_share% of the gateway run), each expiring ${steady_lifetime}s on"
   read -r old_used0 old_major0 code0 meta0 < <(tx_memory)
   expired_steady0=$(expired_now)

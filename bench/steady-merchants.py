@@ -2,15 +2,16 @@
 """Gives the benchmark's merchants a short QR lifetime for USDC on base, through the public API, and waits until
 transaction-service creates with it (bench/payment-path.sh, the steady state of section 5).
 
-    steady-merchants.py GATEWAY_URL ACCOUNT API_KEY LIFETIME_SECONDS PAIRS_FILE
+    steady-merchants.py GATEWAY_URL ACCOUNT API_KEY LIFETIME_SECONDS PAIRS_FILE CREATION_BODY
 
 PAIRS_FILE has one line per merchant: its UUID, a tab, and the header line it creates with through the gateway
-("X-Publishable-Key: pk_..." or "X-Publishable-Key: pk_...:<merchant>"). Each merchant is read (GET), written back with
-its USDC-on-base settings (its own, else the account's, which it inherits) and the new qrExpirationSeconds (Update Merchant, PUT), then creates one transaction at
-a time through the gateway (and reads it back) until one expires LIFETIME_SECONDS after its creation: the update reaches transaction-service
-through Kafka. Prints how many merchants and how long it took; exits 1, naming the merchant, when one does not get there
-within 20 s. One process for all merchants: the curl-per-request loops of payment-path.sh take about a second a merchant
-with 200 of them on a slow instance.
+("X-Publishable-Key: pk_..." or "X-Publishable-Key: pk_...:<merchant>"). Each merchant is read (GET), written back
+with its USDC-on-base settings (its own, else the account's, which it inherits) and the new qrExpirationSeconds
+(Update Merchant, PUT), then creates one transaction at a time through the gateway with CREATION_BODY (payment-path.sh's
+creation, USDC on base) and reads it back, until one expires LIFETIME_SECONDS after its creation: the update reaches
+transaction-service through Kafka. Prints how many merchants and how long it took; exits 1, naming the merchant, when
+one does not get there within 20 s. One process for all merchants: the curl-per-request loops of payment-path.sh take
+about a second a merchant with 200 of them on a slow instance.
 """
 import json
 import sys
@@ -20,7 +21,7 @@ import urllib.request
 from datetime import datetime
 
 gateway, account, api_key, lifetime, pairs_file = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
-CREATION = b'{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base","referenceNumber":"bench-steady"}'
+CREATION = sys.argv[6].encode()
 
 
 def call(method, path, headers, body=None):
@@ -43,7 +44,8 @@ owner = {"X-Api-Key": api_key}
 
 
 def base_usdc(configured):
-    return (((configured.get("cryptoNetworkConfigs") or {}).get("base") or {}).get("cryptoAssetConfigs") or {}).get("USDC")
+    networks = configured.get("cryptoNetworkConfigs") or {}
+    return ((networks.get("base") or {}).get("cryptoAssetConfigs") or {}).get("USDC")
 
 
 status, account_config = call("GET", f"/accounts/{account}/config", owner)
