@@ -425,9 +425,10 @@ wrk_post() {
   local d="$1" url="$2" h="$3" c="${WRK_CONNECTIONS:-$connections}"
   local t=$((c < 2 ? c : 2))
   if [[ "$h" == @* ]]; then
-    BENCH_HEADERS="${h#@}" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" "$url/transaction"
+    BENCH_THREADS="$t" BENCH_HEADERS="${h#@}" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" \
+      "$url/transaction"
   else
-    wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" -H "$h" "$url/transaction"
+    BENCH_THREADS="$t" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" -H "$h" "$url/transaction"
   fi
 }
 
@@ -712,25 +713,25 @@ for s in "${SERVICES[@]}"; do
     tr '\n' ' ')"
 done >"$out/jvm-options.txt"
 # --- 5. the steady state: creations beside their own expiry -------------------------------------------------------
-# Every run above starts with nothing open and measures creations alone. In production creations and expiries run
-# side by side all the time (a payment request nobody pays expires at the end of its QR lifetime), and that costs
-# memory the runs above cannot see: beside creations, an expiry batch's entities outlived young collections and were
-# promoted, 92.5 MiB of transaction-service's old generation in 240 s with batches of 200 (docs/performance.md,
-# forty-fourth step, found by hand). So the merchants' QR lifetime for USDC on base is set to --steady-lifetime (60 s)
-# through the API (Update Merchant; bench/steady-merchants.py waits until transaction-service creates with it), and
-# creations run through the gateway for --steady-seconds (180 s) at about --steady-share (50%) of the judged gateway
-# run's rate (each connection waits between its requests, bench/create-transaction.lua): after the first lifetime,
-# transactions expire about as fast as they are created. Then it waits until every transaction due has expired (at
-# most --steady-lifetime + 300 s). Reported: the creations' and the expiries' rates, how far expiry fell behind
-# (transactions overdue and the oldest one's age, sampled every 5 s), and transaction-service's old generation
-# (Serial's tenured generation, from its metrics) before and after: what its young collections promoted, unless a
-# full collection ran in between (counted); beside it its code cache and metaspace (what the JIT compiled and the
-# classes loaded for the new work). Then each service's RSS again: the reading after the whole benchmark, which
-# the table judges (section 4's, before this phase, is printed beside it). It comes after section 4, not before: its
-# four to five minutes would put the idle reading into the expiry of the warm-up's transactions, 15 minutes after
-# the warm-up began (run 106 of docs/performance.md: 8,085 expired during that idle reading); the warm-up's expiry
-# falls into this phase instead, as expiries of earlier creations would in production. --steady-seconds 0 leaves the
-# phase out (the table then judges section 4's RSS).
+# Every run above starts with nothing open and measures creations alone. In production creations and expiries run side
+# by side all the time (a payment request nobody pays expires at the end of its QR lifetime), and that costs memory the
+# runs above cannot see: beside creations, an expiry batch's entities outlived young collections and were promoted, 92.5
+# MiB of transaction-service's old generation in 240 s with batches of 200 (docs/performance.md, forty-fourth step,
+# found by hand). So the merchants' QR lifetime for USDC on base is set to --steady-lifetime (60 s) through the API
+# (Update Merchant; bench/steady-merchants.py waits until transaction-service creates with it), and creations run
+# through the gateway for --steady-seconds (180 s) at about --steady-share (50%) of the judged gateway run's rate (sent
+# on a fixed schedule, bench/create-transaction.lua): after the first lifetime, transactions expire about as fast as
+# they are created. Then it waits until every transaction due has expired (at most --steady-lifetime + 300 s). Reported:
+# the creations' and the expiries' rates, the longest time between two answers (a stall: wrk counts an answer over 2 s
+# late as a timeout and leaves it out of the latencies), how far expiry fell behind (transactions overdue and the oldest
+# one's age, sampled every 5 s), and transaction-service's old generation (Serial's tenured generation, from its
+# metrics) before and after: what its young collections promoted, unless a full collection ran in between (counted);
+# beside it its code cache and metaspace (what the JIT compiled and the classes loaded for the new work). Then each
+# service's RSS again: the reading after the whole benchmark, which the table judges (section 4's, before this phase, is
+# printed beside it). It comes after section 4, not before: its four to five minutes would put the idle reading into the
+# expiry of the warm-up's transactions, 15 minutes after the warm-up began (run 106 of docs/performance.md: 8,085
+# expired during that idle reading); the warm-up's expiry falls into this phase instead, as expiries of earlier
+# creations would in production. --steady-seconds 0 leaves the phase out (the table then judges section 4's RSS).
 tx_metrics() { curl -s --max-time 10 "http://127.0.0.1:$((PORT[transaction] + 100))/q/metrics"; }
 # tx_memory: "old-generation-bytes major-collections code-cache-bytes metaspace-bytes" of transaction-service (Serial's
 # tenured generation; the code cache is one pool with -XX:-TieredCompilation, the sum of its segments otherwise)
@@ -762,7 +763,7 @@ if ((steady_seconds > 0)); then
   steady_from=$("${PSQL[@]}" -c "select now()")
   (while :; do echo "$SECONDS $(overdue_now)"; sleep 5; done) >"$out/steady-overdue.txt" 2>/dev/null &
   steady_sampler=$!
-  BENCH_DELAY_MS=$((connections * 1000 / steady_rate)) wrk_post "${steady_seconds}s" http://127.0.0.1:8080 "$gw_header" \
+  BENCH_RATE=$steady_rate wrk_post "${steady_seconds}s" http://127.0.0.1:8080 "$gw_header" \
     >"$out/wrk-steady.txt" 2>"$out/wrk-steady.err"
   steady_end=$SECONDS
   # The last creations expire a lifetime later; then expiry catches up with whatever it left overdue.
@@ -996,6 +997,9 @@ if os.path.exists(f"{out}/steady.txt"):
     row(f"{label}: creations through the gateway /s (aimed at {sv['aim']}, {sv['share']}% of the gateway run), p99 ms",
         f"{st['rps']:,.0f}, {st['p99']:.1f}", "(reported)", "-", None)
     row(f"{label}: errors", f"{st['errors']}", "0", "-", st["errors"] == 0)
+    gap = re.search(r"Longest gap between answers: (\d+) ms, ended (\S+) UTC", open(f"{out}/wrk-steady.txt").read())
+    row(f"{label}: longest time between two answers on a wrk thread, ms (when it ended)",
+        f"{gap.group(1)} ({gap.group(2)} UTC)" if gap else "-", "(reported)", "-", None)
     row(f"{label}: expired, its own of its creations (all, earlier runs' included)",
         f"{sv['expired_own']:,} of {st['total']:,} ({sv['expired_all']:,})", "(reported)", "-", None)
     row(f"{label}: expiry behind, most transactions overdue / oldest s (every 5 s)",
