@@ -719,7 +719,7 @@ done >"$out/jvm-options.txt"
 # MiB of transaction-service's old generation in 240 s with batches of 200 (docs/performance.md, forty-fourth step,
 # found by hand). So the merchants' QR lifetime for USDC on base is set to --steady-lifetime (60 s) through the API
 # (Update Merchant; bench/steady-merchants.py waits until transaction-service creates with it), and creations run
-# through the gateway for --steady-seconds (180 s) at about --steady-share (50%) of the judged gateway run's rate (sent
+# through the gateway for --steady-seconds (180 s) at --steady-share (50%) of the judged gateway run's rate (sent
 # on a fixed schedule, bench/create-transaction.lua): after the first lifetime, transactions expire about as fast as
 # they are created. Then it waits until every transaction due has expired (at most --steady-lifetime + 300 s). Reported:
 # the creations' and the expiries' rates, the longest time between two answers (a stall: wrk counts an answer over 2 s
@@ -757,7 +757,7 @@ if ((steady_seconds > 0)); then
   step "steady state: a QR lifetime of ${steady_lifetime}s for USDC on base for the $merchants merchant(s)"
   python3 "$BENCH_DIR/steady-merchants.py" http://127.0.0.1:8080 "$account" "$api_key" "$steady_lifetime" \
     "$out/steady-pairs.txt" "$CREATION_BODY" || die "the merchants did not get the steady state's QR lifetime"
-  step "steady state: creations through the gateway for ${steady_seconds}s at about $steady_rate/s ($steady_share% of the gateway run), each expiring ${steady_lifetime}s on"
+  step "steady state: creations through the gateway for ${steady_seconds}s at $steady_rate/s ($steady_share% of the gateway run), each expiring ${steady_lifetime}s on"
   read -r old_used0 old_major0 code0 meta0 < <(tx_memory)
   expired_steady0=$(expired_now)
   steady_from=$("${PSQL[@]}" -c "select now()")
