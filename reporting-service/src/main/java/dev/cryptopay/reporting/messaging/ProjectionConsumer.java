@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,6 +26,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.common.TopicPartition;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * The projection's Kafka side: one consumer reads the three topics in batches (one poll's records, CloudEvent JSON
@@ -32,8 +34,8 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * 0.5% of a core, docs/decisions.md §102), and each topic's records of a poll are applied in one database
  * transaction, or for a large poll one per partition. Offsets are committed only after the poll's records are
  * stored; a batch that cannot be stored (database down) is retried here ({@link BatchRetry}), holding the consumer's
- * partitions rather than skipping events, until the service stops. Delivery is at least once; the store's inbox drops
- * repeats.
+ * partitions rather than skipping events, until the service stops; a batch in hand at the stop is left unacknowledged
+ * for the next start ({@link BatchRetry#settle}). Delivery is at least once; the store's inbox drops repeats.
  */
 @ApplicationScoped
 public class ProjectionConsumer {
@@ -55,10 +57,15 @@ public class ProjectionConsumer {
         this.topics = topics;
     }
 
-    /** A poll's records, topic by topic: merchants in one transaction, transactions and refunds {@link #byPartition}. */
+    /** A poll's records, acknowledged once applied ({@link #apply}). */
     @Incoming(EVENTS)
     @Blocking(ordered = true)
-    public void events(ConsumerRecords<String, String> records) throws InterruptedException {
+    public CompletionStage<Void> events(Message<ConsumerRecords<String, String>> batch) {
+        return retry.settle(batch, () -> apply(batch.getPayload()));
+    }
+
+    /** A poll's records, topic by topic: merchants in one transaction, transactions and refunds {@link #byPartition}. */
+    void apply(ConsumerRecords<String, String> records) throws InterruptedException {
         Map<String, Map<TopicPartition, List<ConsumerRecord<String, String>>>> byTopic = new LinkedHashMap<>();
         for (TopicPartition partition : records.partitions()) {
             byTopic.computeIfAbsent(partition.topic(), t -> new LinkedHashMap<>())

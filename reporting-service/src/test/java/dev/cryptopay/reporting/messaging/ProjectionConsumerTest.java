@@ -56,7 +56,7 @@ class ProjectionConsumerTest {
 
     @Test
     void aSmallPollOfThreePartitionsIsOneTransactionWithEachPartitionsRecordsInOrder() throws InterruptedException {
-        consumer.events(poll(3, 4)); // 12 records, 4 per partition
+        consumer.apply(poll(3, 4)); // 12 records, 4 per partition
 
         assertEquals(1, writer.batches.size(), "one database transaction for the whole poll");
         List<String> written = writer.batches.get(0);
@@ -70,7 +70,7 @@ class ProjectionConsumerTest {
     @Test
     void aPollAboveTheBoundIsOneTransactionPerPartition() throws InterruptedException {
         int perPartition = ProjectionConsumer.ONE_TRANSACTION_UP_TO / 3 + 1; // 3 partitions: just over the bound
-        consumer.events(poll(3, perPartition));
+        consumer.apply(poll(3, perPartition));
 
         assertEquals(3, writer.batches.size(), "a transaction per partition");
         List<List<String>> batches = new ArrayList<>(writer.batches);
@@ -91,7 +91,7 @@ class ProjectionConsumerTest {
             TopicPartition tp = new TopicPartition(Topics.TRANSACTIONS, partition);
             byPartition.put(tp, List.of(new ConsumerRecord<>(tp.topic(), partition, 0, "key", null)));
         }
-        consumer.events(new ConsumerRecords<>(byPartition, Map.of()));
+        consumer.apply(new ConsumerRecords<>(byPartition, Map.of()));
 
         assertEquals(List.of(), writer.batches, "tombstones only: no transaction");
     }
@@ -106,7 +106,7 @@ class ProjectionConsumerTest {
             TopicPartition tp = new TopicPartition(Topics.TRANSACTIONS, partition);
             byPartition.put(tp, List.of(new ConsumerRecord<>(tp.topic(), partition, 0, "t", value(partition, 0))));
         }
-        consumer.events(new ConsumerRecords<>(byPartition, Map.of()));
+        consumer.apply(new ConsumerRecords<>(byPartition, Map.of()));
 
         assertEquals(2, writer.batches.size(), "one transaction per topic: " + writer.topics);
         assertEquals(Set.of(Topics.MERCHANTS, Topics.TRANSACTIONS), Set.copyOf(writer.topics),

@@ -1,9 +1,12 @@
 package dev.cryptopay.support.inbox;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
@@ -13,6 +16,11 @@ import org.jboss.logging.Logger;
  * tried again: it fails, unacknowledged, so its offsets are not committed and the next start reads it again (the
  * inbox drops whatever of it was stored). Without that, a batch that failed because the stopping service had already
  * closed its database access was retried until the process was killed.
+ *
+ * <p>A consumer takes its batch as a {@link Message} and hands it to {@link #settle}, which acknowledges it once
+ * stored and, for a batch left for the next start, neither acknowledges nor rejects it (docs/decisions.md §115): a
+ * batch thrown out of the consumer method instead was logged by SmallRye as ERRORs, the method's exception and one
+ * "nacked, fail-stop" line per event, at every stop under traffic, for a batch that nothing was wrong with.
  */
 public final class BatchRetry {
 
@@ -68,6 +76,49 @@ public final class BatchRetry {
                 wait = Math.min(maxWaitMillis, wait * 2);
             }
         }
+    }
+
+    /**
+     * Consumes a batch and settles its message: acknowledged once {@code consume} returns (its offsets may then be
+     * committed). When the batch is left for the next start ({@link LeftForNextStart}, thrown by {@link #run} inside
+     * {@code consume}, or an interrupt once the service is stopping) it is logged at INFO and the message is neither
+     * acknowledged nor rejected: its offsets and every later one stay uncommitted, so the next start reads it again,
+     * and the channel is not failed for a stop. Any other failure rejects the message (the channel's failure strategy
+     * applies, as for an exception thrown out of the consumer method).
+     *
+     * @param consume stores the batch, through {@link #run}
+     * @return what the consumer method returns to the messaging layer
+     */
+    public CompletionStage<Void> settle(Message<?> batch, Attempt consume) {
+        try {
+            consume.run();
+        } catch (Exception e) {
+            LeftForNextStart left = leftForNextStart(e);
+            if (left != null) {
+                LOG.info(left.getMessage());
+                return CompletableFuture.completedFuture(null);
+            }
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return batch.nack(e);
+        }
+        return batch.ack();
+    }
+
+    /** The batch left for the next start that {@code failure} stands for, or null if it stands for another failure. */
+    private LeftForNextStart leftForNextStart(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof LeftForNextStart left) {
+                return left;
+            }
+            // A consumer applying a batch on threads of its own stops them at the stop, interrupting what they wait on.
+            if (cause instanceof InterruptedException && stopping.getCount() == 0) {
+                return new LeftForNextStart("a batch was interrupted while the service is stopping; not acknowledged,"
+                        + " so the next start reads it again");
+            }
+        }
+        return null;
     }
 
     private static LeftForNextStart stopped(Supplier<String> what, Exception cause) {

@@ -2,18 +2,27 @@ package dev.cryptopay.support.inbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.junit.jupiter.api.Test;
 
-/** A consumer's batch is retried while storing fails, and given up (unacknowledged) once the service stops. */
+/**
+ * A consumer's batch is retried while storing fails, and given up (unacknowledged) once the service stops; its message
+ * is acknowledged once stored, left unsettled when given up at a stop, and rejected for any other failure.
+ */
 class BatchRetryTest {
 
     @Test
@@ -75,5 +84,90 @@ class BatchRetryTest {
         assertEquals(1, attempts.get());
         retry.run(() -> "storing 1 event", attempts::incrementAndGet);
         assertEquals(2, attempts.get(), "a batch stored while stopping is acknowledged as usual");
+    }
+
+    @Test
+    void aStoredBatchIsAcknowledged() throws Exception {
+        BatchRetry retry = new BatchRetry(Duration.ofMillis(1), Duration.ofMillis(4));
+        Settled batch = new Settled();
+        AtomicInteger attempts = new AtomicInteger();
+        CompletionStage<Void> settled = retry.settle(batch.message, () -> retry.run(() -> "storing 2 events", () -> {
+            if (attempts.incrementAndGet() < 2) {
+                throw new SQLException("connection refused");
+            }
+        }));
+        assertNull(settled.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertEquals(2, attempts.get(), "stored at the second attempt");
+        assertEquals(1, batch.acks.get());
+        assertNull(batch.nacked.get());
+    }
+
+    @Test
+    void aBatchLeftAtAStopIsNeitherAcknowledgedNorRejected() throws Exception {
+        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
+        retry.stop();
+        Settled batch = new Settled();
+        CompletionStage<Void> settled = retry.settle(batch.message, () -> retry.run(() -> "storing 7 events", () -> {
+            throw new IllegalStateException("EntityManagerFactory is closed");
+        }));
+        // Completed normally: the messaging layer neither logs a failure nor fails the channel.
+        assertNull(settled.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertEquals(0, batch.acks.get(), "not acknowledged: its offsets are not committed");
+        assertNull(batch.nacked.get(), "not rejected: the failure strategy does not apply");
+    }
+
+    @Test
+    void aBatchInterruptedAtAStopIsLeftForTheNextStart() throws Exception {
+        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
+        retry.stop();
+        Settled batch = new Settled();
+        // As a consumer applying partitions on a pool of its own reports a pool thread interrupted by its stop.
+        CompletionStage<Void> settled = retry.settle(batch.message, () -> {
+            throw new IllegalStateException("applying a partition's records failed", new InterruptedException());
+        });
+        assertNull(settled.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertEquals(0, batch.acks.get());
+        assertNull(batch.nacked.get());
+        assertTrue(!Thread.currentThread().isInterrupted());
+    }
+
+    @Test
+    void anyOtherFailureRejectsTheBatch() throws Exception {
+        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
+        Settled batch = new Settled();
+        IllegalArgumentException bug = new IllegalArgumentException("not a CloudEvent");
+        CompletionStage<Void> settled = retry.settle(batch.message, () -> {
+            throw bug;
+        });
+        ExecutionException failed = assertThrows(ExecutionException.class,
+                () -> settled.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertSame(bug, failed.getCause(), "the stage the rejection returned");
+        assertSame(bug, batch.nacked.get());
+        assertEquals(0, batch.acks.get());
+    }
+
+    @Test
+    void anInterruptWhileRunningRejectsTheBatchAndKeepsTheFlag() {
+        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
+        Settled batch = new Settled();
+        retry.settle(batch.message, () -> {
+            throw new InterruptedException();
+        });
+        assertTrue(Thread.interrupted(), "the interrupt is kept for the messaging layer's thread (and cleared here)");
+        assertInstanceOf(InterruptedException.class, batch.nacked.get(), "not running a stop: rejected");
+        assertEquals(0, batch.acks.get());
+    }
+
+    /** A batch message that records how it was settled; a rejection answers with a failed stage, as fail-stop does. */
+    private static final class Settled {
+        final AtomicInteger acks = new AtomicInteger();
+        final AtomicReference<Throwable> nacked = new AtomicReference<>();
+        final Message<List<String>> message = Message.of(List.of("{}"), () -> {
+            acks.incrementAndGet();
+            return CompletableFuture.completedFuture(null);
+        }, failure -> {
+            nacked.set(failure);
+            return CompletableFuture.failedFuture(failure);
+        });
     }
 }

@@ -14,7 +14,9 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
 
 /**
@@ -23,8 +25,9 @@ import org.jboss.logging.Logger;
  * full Transaction, account in {@code data.accountID}; {@value Topics#REFUNDS}: {@code data.accountID} or
  * {@code accountId}; {@value Topics#SUBSCRIPTIONS}: {@code data.accountId}). Offsets are committed only after a
  * batch's transaction committed; a batch that cannot be stored (database down) is retried here ({@link BatchRetry}),
- * holding up the consumer's partitions rather than skipping events, until the service stops. Events are delivered at
- * least once: a crash or a stop before the offset commit re-reads them, and the inbox drops the repeats.
+ * holding up the consumer's partitions rather than skipping events, until the service stops; a batch in hand at the
+ * stop is left unacknowledged for the next start ({@link BatchRetry#settle}). Events are delivered at least once: a
+ * crash or a stop before the offset commit re-reads them, and the inbox drops the repeats.
  */
 @ApplicationScoped
 public class EventConsumer {
@@ -47,8 +50,9 @@ public class EventConsumer {
 
     @Incoming(EVENTS)
     @Blocking(ordered = true)
-    public void events(List<String> values) throws InterruptedException {
-        retry.run(() -> "storing " + values.size() + " events", () -> {
+    public CompletionStage<Void> events(Message<List<String>> batch) {
+        List<String> values = batch.getPayload();
+        return retry.settle(batch, () -> retry.run(() -> "storing " + values.size() + " events", () -> {
             long began = System.nanoTime();
             int created = ingest.ingest(values);
             if (created > 0) {
@@ -58,7 +62,7 @@ public class EventConsumer {
                 LOG.debugf("%d events, %d deliveries in %d ms", values.size(), created,
                         (System.nanoTime() - began) / 1_000_000);
             }
-        });
+        }));
     }
 
     /** Until this consumer, each topic had a group of its own: {@code <group>.transactions} and so on. */
