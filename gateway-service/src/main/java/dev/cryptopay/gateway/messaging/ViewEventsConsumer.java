@@ -1,21 +1,30 @@
 package dev.cryptopay.gateway.messaging;
 
 import dev.cryptopay.events.Topics;
+import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * Reads the two compacted topics the gateway keeps views of, keys and merchants, with one consumer (each consumer's
  * poll and heartbeat threads cost an idle service about 0.5% of a core, docs/decisions.md §102), and hands each
- * record to the view it belongs to, in order, one database transaction each.
+ * record to the view it belongs to, in order, one database transaction each. A record that cannot be stored (the
+ * database is down) is tried again until it is ({@link BatchRetry}), holding up the partition rather than failing the
+ * channel, which left the views stale (a revoked key still accepted) until a restart; at a stop it is left for the next
+ * start (docs/decisions.md §80, §115, §116).
  */
 @ApplicationScoped
 public class ViewEventsConsumer {
@@ -27,6 +36,7 @@ public class ViewEventsConsumer {
 
     private final KeyEventsConsumer keys;
     private final MerchantEventsConsumer merchants;
+    private final BatchRetry retry = new BatchRetry();
 
     public ViewEventsConsumer(KeyEventsConsumer keys, MerchantEventsConsumer merchants) {
         this.keys = keys;
@@ -35,12 +45,15 @@ public class ViewEventsConsumer {
 
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
-    public void onEvent(ConsumerRecord<String, String> record) {
-        switch (record.topic()) {
-            case Topics.KEYS -> keys.onKeyEvent(record.value());
-            case Topics.MERCHANTS -> merchants.onMerchantEvent(record.value());
+    public CompletionStage<Void> onEvent(Message<ConsumerRecord<String, String>> message) {
+        ConsumerRecord<String, String> record = message.getPayload();
+        Consumer<String> view = switch (record.topic()) {
+            case Topics.KEYS -> keys::onKeyEvent;
+            case Topics.MERCHANTS -> merchants::onMerchantEvent;
             default -> throw new IllegalStateException("not a topic of " + CHANNEL + ": " + record.topic());
-        }
+        };
+        return retry.settle(message, () -> retry.run(() -> "applying an event of " + record.topic(),
+                () -> view.accept(record.value())));
     }
 
     /** Until this consumer, each topic had a group of its own. */
@@ -50,5 +63,9 @@ public class ViewEventsConsumer {
     KafkaConsumerRebalanceListener carryOver(@Identifier("default-kafka-broker") Map<String, Object> broker) {
         return new OffsetCarryOver(broker, OffsetCarryOver.named(Map.of(Topics.KEYS, "gateway-key-store",
                 Topics.MERCHANTS, "gateway-merchants")));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        retry.stop();
     }
 }

@@ -2,20 +2,25 @@ package dev.cryptopay.subscription.messaging;
 
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.subscription.messaging.TransactionEventConsumer.TransactionEvent;
+import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import jakarta.transaction.Transactional;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.eclipse.microprofile.reactive.messaging.Incoming;
+import org.eclipse.microprofile.reactive.messaging.Message;
 
 /**
  * Reads the two topics subscription-service consumes with one consumer (each consumer's poll and heartbeat threads
@@ -26,7 +31,9 @@ import org.eclipse.microprofile.reactive.messaging.Incoming;
  * events there as well as to the public stream, so this service no longer reads every transaction of the platform,
  * docs/decisions.md §109) and its rejections ({@link BillingRejectionConsumer}). This service's own requests on that
  * topic are skipped by type. Each topic's records are applied in their order; the topics never depended on each
- * other's order.
+ * other's order. A poll that cannot be stored (the database is down) is tried again until it is ({@link BatchRetry}),
+ * holding up the partitions rather than failing the channel until a restart; at a stop it is left for the next start
+ * (docs/decisions.md §80, §115, §116).
  */
 @ApplicationScoped
 public class InboundEventsConsumer {
@@ -39,6 +46,7 @@ public class InboundEventsConsumer {
     private final MerchantViewConsumer merchants;
     private final TransactionEventConsumer transactions;
     private final BillingRejectionConsumer rejections;
+    private final BatchRetry retry = new BatchRetry();
 
     public InboundEventsConsumer(MerchantViewConsumer merchants, TransactionEventConsumer transactions,
             BillingRejectionConsumer rejections) {
@@ -49,8 +57,14 @@ public class InboundEventsConsumer {
 
     @Incoming(CHANNEL)
     @Blocking(ordered = true)
-    @Transactional
-    public void onEvents(ConsumerRecords<String, String> records) {
+    public CompletionStage<Void> onEvents(Message<ConsumerRecords<String, String>> batch) {
+        ConsumerRecords<String, String> records = batch.getPayload();
+        return retry.settle(batch, () -> retry.run(() -> "applying " + records.count() + " events",
+                () -> QuarkusTransaction.requiringNew().run(() -> apply(records))));
+    }
+
+    /** A poll's records, in one database transaction (the caller's). */
+    private void apply(ConsumerRecords<String, String> records) {
         List<TransactionEvent> transactionEvents = new ArrayList<>();
         for (ConsumerRecord<String, String> record : records) {
             if (record.value() == null) {
@@ -86,5 +100,9 @@ public class InboundEventsConsumer {
             String prefix = group.endsWith("-test") ? "subscription-test-" : "subscription-";
             return Map.of(Topics.MERCHANTS, prefix + "merchant-view", Topics.BILLING, prefix + "billing");
         });
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        retry.stop();
     }
 }

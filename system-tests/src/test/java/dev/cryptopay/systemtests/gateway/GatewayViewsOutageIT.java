@@ -1,0 +1,86 @@
+package dev.cryptopay.systemtests.gateway;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.ServiceDatabases;
+import dev.cryptopay.systemtests.Suite;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway's key view while its database refuses the view's writes, as during a database outage: a key revoked
+ * then is still accepted until the revocation is stored, and refused once the database takes writes again, without a
+ * restart; the gateway stays live meanwhile (docs/decisions.md §116). Until then the failed write failed the views'
+ * channel: liveness down, and no key or merchant change reached the gateway until it was restarted. The refusal is a
+ * trigger on the key view's table, dropped again at the end, so nothing else of the suite's databases is touched.
+ */
+class GatewayViewsOutageIT {
+
+    private static final String REFUSAL = "the key view refuses writes (GatewayViewsOutageIT)";
+
+    @Test
+    void aKeyRevokedWhileTheViewCannotBeStoredIsRefusedOnceItCanAndTheGatewayStaysLive() throws Exception {
+        Suite.throughGateway();
+        SandboxAccount account = SandboxAccount.create("Views outage IT");
+        String key = account.newKey("api", "admin", null);
+        String keys = "/accounts/" + account.accountId() + "/keys";
+        ServiceDatabases.awaitTrue(() -> given().header("X-Api-Key", key).get(keys).statusCode() == 200,
+                "the new key works");
+        String keyId = account.keyId(key);
+        // Its "created" event stored too, so that the one write refused below is the revocation's.
+        ServiceDatabases.awaitTrue(() -> ServiceDatabases.count("gateway",
+                "select count(*) from gateway_key where key_id = ?::uuid", keyId) == 1,
+                "the new key in the gateway's view");
+
+        Path log = Suite.get().root().resolve("system-tests/target/suite-logs/gateway.log");
+        long logged = Files.size(log);
+        ServiceDatabases.update("gateway", "create function it_refuse_key_writes() returns trigger language plpgsql"
+                + " as $$ begin raise exception '" + REFUSAL + "'; end $$");
+        try {
+            ServiceDatabases.update("gateway", "create trigger it_refuse_key_writes before insert or update on"
+                    + " gateway_key for each row execute function it_refuse_key_writes()");
+            given().header("X-Api-Key", account.apiKey()).delete(keys + "/" + keyId)
+                    .then().statusCode(204);
+            ServiceDatabases.awaitTrue(() -> appended(log, logged).contains(REFUSAL),
+                    "the gateway tried to store the revocation and was refused");
+            assertEquals(200, liveness(), "the gateway is live while its view cannot be stored");
+            assertEquals(200, given().header("X-Api-Key", key).get(keys).statusCode(),
+                    "the revocation is not in the view yet: the key still works");
+        } finally {
+            ServiceDatabases.update("gateway", "drop trigger if exists it_refuse_key_writes on gateway_key");
+            ServiceDatabases.update("gateway", "drop function if exists it_refuse_key_writes()");
+        }
+
+        // The revocation is tried again (every 5 s at the longest) and stored now.
+        ServiceDatabases.awaitTrue(() -> given().header("X-Api-Key", key).get(keys).statusCode() == 401,
+                "the revoked key refused once the view takes writes again");
+        assertEquals(200, liveness(), "live throughout");
+    }
+
+    private static int liveness() throws IOException, InterruptedException {
+        URI live = URI.create("http://127.0.0.1:" + Suite.managementPort(Suite.GATEWAY_PORT) + "/q/health/live");
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(live).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /** What the log gained since it was {@code offset} bytes long. */
+    private static String appended(Path log, long offset) {
+        try {
+            byte[] all = Files.readAllBytes(log);
+            return new String(all, (int) Math.min(offset, all.length), (int) Math.max(0, all.length - offset),
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
