@@ -17,10 +17,11 @@ import org.jboss.logging.Logger;
  * inbox drops whatever of it was stored). Without that, a batch that failed because the stopping service had already
  * closed its database access was retried until the process was killed.
  *
- * <p>A consumer takes its batch as a {@link Message} and hands it to {@link #settle}, which acknowledges it once
- * stored and, for a batch left for the next start, neither acknowledges nor rejects it (docs/decisions.md §115): a
- * batch thrown out of the consumer method instead was logged by SmallRye as ERRORs, the method's exception and one
- * "nacked, fail-stop" line per event, at every stop under traffic, for a batch that nothing was wrong with.
+ * <p>A consumer takes its batch (or its one record) as a {@link Message} and hands it to {@link #settle}, which
+ * acknowledges it once stored and, for a batch left for the next start, neither acknowledges nor rejects it
+ * (docs/decisions.md §115, §116): a batch thrown out of the consumer method instead was logged by SmallRye as ERRORs,
+ * the method's exception and one "nacked, fail-stop" line per event, at every stop under traffic, for a batch that
+ * nothing was wrong with. Every consumer of the suite stores what it reads this way.
  */
 public final class BatchRetry {
 
