@@ -128,7 +128,7 @@ class BatchRetryTest {
         assertNull(settled.toCompletableFuture().get(5, TimeUnit.SECONDS));
         assertEquals(0, batch.acks.get());
         assertNull(batch.nacked.get());
-        assertTrue(!Thread.currentThread().isInterrupted());
+        assertTrue(!Thread.currentThread().isInterrupted(), "given up at a stop: no interrupt is passed on");
     }
 
     @Test
