@@ -242,6 +242,12 @@ public class Directory {
      * a key it knows in the view. Not found (404): neither found nor failed; no answer or another status: failed.
      */
     private KeyLookup lookupAndStoreKey(String keyHash) {
+        // A caller that missed the key in the view just before another caller's lookup stored it, and asks after that
+        // lookup ended, would ask merchant-service again: the view is read once more first (a second request of a
+        // burst on a busy machine did; DirectoryLookupBurstTest).
+        if (keys.get(keyHash) != null) {
+            return new KeyLookup(true, false);
+        }
         KeyState state;
         try {
             state = lookup.key(bearer(), keyHash);
@@ -270,6 +276,9 @@ public class Directory {
 
     /** Like {@link #lookupAndStoreKey}: whether merchant-service knew the merchant (then it is in the view). */
     private boolean lookupAndStoreMerchant(MerchantName name) {
+        if (merchants.get(name) != null) { // stored by a lookup that ended after this caller's miss, as for keys
+            return true;
+        }
         MerchantLookupClient.MerchantRef found;
         try {
             found = lookup.merchant(bearer(), name.accountId().toString(), name.reference());
