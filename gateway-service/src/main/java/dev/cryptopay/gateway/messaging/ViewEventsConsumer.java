@@ -52,8 +52,7 @@ public class ViewEventsConsumer {
             case Topics.MERCHANTS -> merchants::onMerchantEvent;
             default -> throw new IllegalStateException("not a topic of " + CHANNEL + ": " + record.topic());
         };
-        return retry.settle(message, () -> retry.run(() -> "applying an event of " + record.topic(),
-                () -> view.accept(record.value())));
+        return retry.settle(message, () -> "applying an event of " + record.topic(), () -> view.accept(record.value()));
     }
 
     /** Until this consumer, each topic had a group of its own. */

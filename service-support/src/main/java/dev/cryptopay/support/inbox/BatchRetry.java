@@ -79,6 +79,11 @@ public final class BatchRetry {
         }
     }
 
+    /** {@link #settle(Message, Attempt)} of a consumer that stores its batch in one {@link #run}. */
+    public CompletionStage<Void> settle(Message<?> batch, Supplier<String> what, Attempt store) {
+        return settle(batch, () -> run(what, store));
+    }
+
     /**
      * Consumes a batch and settles its message: acknowledged once {@code consume} returns (its offsets may then be
      * committed). When the batch is left for the next start ({@link LeftForNextStart}, thrown by {@link #run} inside
@@ -94,9 +99,9 @@ public final class BatchRetry {
         try {
             consume.run();
         } catch (Exception e) {
-            LeftForNextStart left = leftForNextStart(e);
+            String left = leftForNextStart(e);
             if (left != null) {
-                LOG.info(left.getMessage());
+                LOG.info(left);
                 return CompletableFuture.completedFuture(null);
             }
             if (e instanceof InterruptedException) {
@@ -107,16 +112,16 @@ public final class BatchRetry {
         return batch.ack();
     }
 
-    /** The batch left for the next start that {@code failure} stands for, or null if it stands for another failure. */
-    private LeftForNextStart leftForNextStart(Throwable failure) {
+    /** What to log for a batch left for the next start that {@code failure} stands for; null for another failure. */
+    private String leftForNextStart(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof LeftForNextStart left) {
-                return left;
+            if (cause instanceof LeftForNextStart) {
+                return cause.getMessage();
             }
             // A consumer applying a batch on threads of its own stops them at the stop, interrupting what they wait on.
             if (cause instanceof InterruptedException && stopping.getCount() == 0) {
-                return new LeftForNextStart("a batch was interrupted while the service is stopping; not acknowledged,"
-                        + " so the next start reads it again");
+                return "a batch was interrupted while the service is stopping; not acknowledged, so the next start"
+                        + " reads it again";
             }
         }
         return null;

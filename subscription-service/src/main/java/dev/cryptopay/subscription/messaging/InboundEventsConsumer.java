@@ -59,8 +59,8 @@ public class InboundEventsConsumer {
     @Blocking(ordered = true)
     public CompletionStage<Void> onEvents(Message<ConsumerRecords<String, String>> batch) {
         ConsumerRecords<String, String> records = batch.getPayload();
-        return retry.settle(batch, () -> retry.run(() -> "applying " + records.count() + " events",
-                () -> QuarkusTransaction.requiringNew().run(() -> apply(records))));
+        return retry.settle(batch, () -> "applying " + records.count() + " events",
+                () -> QuarkusTransaction.requiringNew().run(() -> apply(records)));
     }
 
     /** A poll's records, in one database transaction (the caller's). */

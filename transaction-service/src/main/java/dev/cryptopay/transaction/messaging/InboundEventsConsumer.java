@@ -52,8 +52,8 @@ public class InboundEventsConsumer {
             case Topics.BILLING -> billing::onBillingEvent;
             default -> throw new IllegalStateException("not a topic of " + CHANNEL + ": " + record.topic());
         };
-        return retry.settle(message, () -> retry.run(() -> "applying an event of " + record.topic(),
-                () -> consumer.accept(record.value())));
+        return retry.settle(message, () -> "applying an event of " + record.topic(),
+                () -> consumer.accept(record.value()));
     }
 
     /** Until this consumer, each topic had a group of its own. */

@@ -52,7 +52,7 @@ public class EventConsumer {
     @Blocking(ordered = true)
     public CompletionStage<Void> events(Message<List<String>> batch) {
         List<String> values = batch.getPayload();
-        return retry.settle(batch, () -> retry.run(() -> "storing " + values.size() + " events", () -> {
+        return retry.settle(batch, () -> "storing " + values.size() + " events", () -> {
             long began = System.nanoTime();
             int created = ingest.ingest(values);
             if (created > 0) {
@@ -62,7 +62,7 @@ public class EventConsumer {
                 LOG.debugf("%d events, %d deliveries in %d ms", values.size(), created,
                         (System.nanoTime() - began) / 1_000_000);
             }
-        }));
+        });
     }
 
     /** Until this consumer, each topic had a group of its own: {@code <group>.transactions} and so on. */
