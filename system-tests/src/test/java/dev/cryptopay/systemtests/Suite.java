@@ -2,6 +2,8 @@ package dev.cryptopay.systemtests;
 
 import io.restassured.RestAssured;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -157,6 +159,23 @@ public final class Suite {
         return root;
     }
 
+    /** The log of the service or replica the suite started as {@code name} (stdout and stderr, appended). */
+    public Path log(String name) {
+        return root.resolve("system-tests/target/suite-logs/" + name + ".log");
+    }
+
+    /** The lines appended to {@code log} since it was {@code offset} bytes long (its size read before an action). */
+    public static List<String> linesSince(Path log, long offset) {
+        try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
+            byte[] bytes = new byte[(int) Math.max(0, file.length() - offset)];
+            file.seek(Math.min(offset, file.length()));
+            file.readFully(bytes);
+            return new String(bytes, StandardCharsets.UTF_8).lines().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** A fresh operator token from the project's own script. */
     public String operatorToken() {
         try {
@@ -247,7 +266,6 @@ public final class Suite {
         if (!Files.exists(jar)) {
             throw new IllegalStateException(jar + " is missing: build the services first (mvn verify builds them)");
         }
-        Path logs = root.resolve("system-tests/target/suite-logs");
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> command = new ArrayList<>(List.of(java, "-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1"));
         command.addAll(EXTRA_PROPERTIES.getOrDefault(service, List.of()));
@@ -272,8 +290,8 @@ public final class Suite {
         env.putAll(EXTRA_ENV.getOrDefault(service, Map.of()));
         env.putAll(extraEnv);
         try {
-            Files.createDirectories(logs);
-            Path log = logs.resolve(name + ".log");
+            Path log = log(name);
+            Files.createDirectories(log.getParent());
             builder.redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             processes.put(name, builder.start());
         } catch (IOException e) {

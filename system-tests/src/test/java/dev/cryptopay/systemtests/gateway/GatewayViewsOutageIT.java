@@ -7,12 +7,10 @@ import dev.cryptopay.systemtests.SandboxAccount;
 import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -42,7 +40,7 @@ class GatewayViewsOutageIT {
                 "select count(*) from gateway_key where key_id = ?::uuid", keyId) == 1,
                 "the new key in the gateway's view");
 
-        Path log = Suite.get().root().resolve("system-tests/target/suite-logs/gateway.log");
+        Path log = Suite.get().log("gateway");
         long logged = Files.size(log);
         ServiceDatabases.update("gateway", "create function it_refuse_key_writes() returns trigger language plpgsql"
                 + " as $$ begin raise exception '" + REFUSAL + "'; end $$");
@@ -51,7 +49,8 @@ class GatewayViewsOutageIT {
                     + " gateway_key for each row execute function it_refuse_key_writes()");
             given().header("X-Api-Key", account.apiKey()).delete(keys + "/" + keyId)
                     .then().statusCode(204);
-            ServiceDatabases.awaitTrue(() -> appended(log, logged).contains(REFUSAL),
+            ServiceDatabases.awaitTrue(
+                    () -> Suite.linesSince(log, logged).stream().anyMatch(line -> line.contains(REFUSAL)),
                     "the gateway tried to store the revocation and was refused");
             assertEquals(200, liveness(), "the gateway is live while its view cannot be stored");
             assertEquals(200, given().header("X-Api-Key", key).get(keys).statusCode(),
@@ -71,16 +70,5 @@ class GatewayViewsOutageIT {
         URI live = URI.create("http://127.0.0.1:" + Suite.managementPort(Suite.GATEWAY_PORT) + "/q/health/live");
         return HttpClient.newHttpClient().send(HttpRequest.newBuilder(live).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
-
-    /** What the log gained since it was {@code offset} bytes long. */
-    private static String appended(Path log, long offset) {
-        try {
-            byte[] all = Files.readAllBytes(log);
-            return new String(all, (int) Math.min(offset, all.length), (int) Math.max(0, all.length - offset),
-                    StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -40,7 +40,7 @@ class MigrationRaceIT {
         Suite suite = Suite.get();
         String schema = "race_" + UUID.randomUUID().toString().substring(0, 8);
         for (String name : INSTANCES.keySet()) { // logs are appended to: start from empty ones
-            Files.deleteIfExists(suite.root().resolve("system-tests/target/suite-logs/" + name + ".log"));
+            Files.deleteIfExists(suite.log(name));
         }
         try {
             suite.startReplicas("merchant", INSTANCES, Map.of(
@@ -66,7 +66,7 @@ class MigrationRaceIT {
             // recorded migration exactly once, as their "Successfully applied N migration(s)" lines add up.
             long applied = 0;
             for (String name : INSTANCES.keySet()) {
-                Path log = suite.root().resolve("system-tests/target/suite-logs/" + name + ".log");
+                Path log = suite.log(name);
                 applied += Files.readAllLines(log).stream().map(APPLIED::matcher).filter(Matcher::find)
                         .mapToLong(m -> Long.parseLong(m.group(1))).sum();
             }

@@ -108,7 +108,7 @@ class SubscriptionReplicasIT {
     }
 
     private static Path log(String name) {
-        return Suite.get().root().resolve("system-tests/target/suite-logs/" + name + ".log");
+        return Suite.get().log(name);
     }
 
     /** The billing-pass lines both instances logged (for the record; which one bills what is up to the race). */

@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.systemtests.Suite;
 import dev.cryptopay.systemtests.webhooks.WebhookFixtures.Account;
-import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,12 +65,12 @@ class WebhookStopIT {
             });
             awaitTrue(Duration.ofSeconds(60), () -> receiver.distinctIds().size() >= 200, "deliveries under way");
 
-            Path log = suite.root().resolve("system-tests/target/suite-logs/webhook.log");
+            Path log = suite.log("webhook");
             long before = Files.size(log);
             suite.stopService("webhook");
             producing.set(false);
             traffic.join();
-            List<String> stop = linesFrom(log, before);
+            List<String> stop = Suite.linesSince(log, before);
             System.out.printf("[webhooks] stopped webhook-service under traffic after %d of %d events were "
                     + "delivered; its stop logged %d lines%n", receiver.distinctIds().size(), sent.size(),
                     stop.size());
@@ -95,13 +92,4 @@ class WebhookStopIT {
         }
     }
 
-    /** The lines appended to {@code log} since it was {@code offset} bytes long. */
-    private static List<String> linesFrom(Path log, long offset) throws IOException {
-        try (RandomAccessFile file = new RandomAccessFile(log.toFile(), "r")) {
-            byte[] bytes = new byte[(int) (file.length() - offset)];
-            file.seek(offset);
-            file.readFully(bytes);
-            return new String(bytes, StandardCharsets.UTF_8).lines().toList();
-        }
-    }
 }
