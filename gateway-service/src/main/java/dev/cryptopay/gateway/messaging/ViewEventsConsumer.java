@@ -3,12 +3,11 @@ package dev.cryptopay.gateway.messaging;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
-import io.quarkus.runtime.ShutdownEvent;
+import dev.cryptopay.support.lifecycle.Stopping;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.Map;
@@ -36,11 +35,12 @@ public class ViewEventsConsumer {
 
     private final KeyEventsConsumer keys;
     private final MerchantEventsConsumer merchants;
-    private final BatchRetry retry = new BatchRetry();
+    private final BatchRetry retry;
 
-    public ViewEventsConsumer(KeyEventsConsumer keys, MerchantEventsConsumer merchants) {
+    public ViewEventsConsumer(KeyEventsConsumer keys, MerchantEventsConsumer merchants, Stopping stopping) {
         this.keys = keys;
         this.merchants = merchants;
+        this.retry = new BatchRetry(stopping);
     }
 
     @Incoming(CHANNEL)
@@ -62,9 +62,5 @@ public class ViewEventsConsumer {
     KafkaConsumerRebalanceListener carryOver(@Identifier("default-kafka-broker") Map<String, Object> broker) {
         return new OffsetCarryOver(broker, OffsetCarryOver.named(Map.of(Topics.KEYS, "gateway-key-store",
                 Topics.MERCHANTS, "gateway-merchants")));
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        retry.stop();
     }
 }

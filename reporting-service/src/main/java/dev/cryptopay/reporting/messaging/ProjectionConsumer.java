@@ -5,6 +5,7 @@ import dev.cryptopay.reporting.config.StreamTopics;
 import dev.cryptopay.reporting.projection.ProjectionWriter;
 import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
+import dev.cryptopay.support.lifecycle.Stopping;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
@@ -47,14 +48,15 @@ public class ProjectionConsumer {
 
     private final ProjectionWriter writer;
     private final StreamTopics topics;
-    private final BatchRetry retry = new BatchRetry();
+    private final BatchRetry retry;
     /** Applies the partitions of one poll side by side (the topics have 3 partitions; up to 4 at once). */
     private final ExecutorService pool = Executors.newFixedThreadPool(4,
             Thread.ofPlatform().name("reporting-projection").daemon().factory());
 
-    public ProjectionConsumer(ProjectionWriter writer, StreamTopics topics) {
+    public ProjectionConsumer(ProjectionWriter writer, StreamTopics topics, Stopping stopping) {
         this.writer = writer;
         this.topics = topics;
+        this.retry = new BatchRetry(stopping);
     }
 
     /** A poll's records, acknowledged once applied ({@link #apply}). */
@@ -154,8 +156,8 @@ public class ProjectionConsumer {
         }
     }
 
+    /** Interrupts a batch under way; {@link Stopping} already knows of the stop (it observes the event first). */
     void stop(@Observes ShutdownEvent event) {
-        retry.stop();
         pool.shutdownNow();
     }
 

@@ -6,6 +6,7 @@ import dev.cryptopay.events.Topics;
 import dev.cryptopay.reporting.config.StreamTopics;
 import dev.cryptopay.reporting.projection.ProjectionWriter;
 import dev.cryptopay.reporting.projection.Projector;
+import dev.cryptopay.support.lifecycle.Stopping;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -47,7 +48,7 @@ class ProjectionConsumerTest {
     /** The merchants topic renamed, as a benchmark does: the projection still knows it as the merchants topic. */
     private static final String RENAMED_MERCHANTS = "bench-run.merchants";
     private final ProjectionConsumer consumer = new ProjectionConsumer(writer, new StreamTopics("reporting-test",
-            Map.of(Topics.MERCHANTS, RENAMED_MERCHANTS), "127.0.0.1:1"));
+            Map.of(Topics.MERCHANTS, RENAMED_MERCHANTS), "127.0.0.1:1"), new Stopping());
 
     @AfterEach
     void stop() {

@@ -1,10 +1,9 @@
 package dev.cryptopay.support.inbox;
 
+import dev.cryptopay.support.lifecycle.Stopping;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.reactive.messaging.Message;
 import org.jboss.logging.Logger;
@@ -12,10 +11,10 @@ import org.jboss.logging.Logger;
 /**
  * How a consumer stores a batch of events (docs/decisions.md §80): while storing fails (the database is down) the
  * batch is tried again, waiting 250 ms and doubling up to 5 s, so the topic's partitions wait instead of skipping
- * events. Once the service is stopping ({@link #stop}, from a {@code ShutdownEvent} observer) a failing batch is not
- * tried again: it fails, unacknowledged, so its offsets are not committed and the next start reads it again (the
- * inbox drops whatever of it was stored). Without that, a batch that failed because the stopping service had already
- * closed its database access was retried until the process was killed.
+ * events. Once the service is stopping ({@link Stopping}, at Quarkus' {@code ShutdownEvent}) a failing batch is not
+ * tried again and a wait under way ends at once: the batch fails, unacknowledged, so its offsets are not committed and
+ * the next start reads it again (the inbox drops whatever of it was stored). Without that, a batch that failed because
+ * the stopping service had already closed its database access was retried until the process was killed.
  *
  * <p>A consumer takes its batch (or its one record) as a {@link Message} and hands it to {@link #settle}, which
  * acknowledges it once stored and, for a batch left for the next start, neither acknowledges nor rejects it
@@ -33,29 +32,27 @@ public final class BatchRetry {
 
     private static final Logger LOG = Logger.getLogger(BatchRetry.class);
 
+    private final Stopping stopping;
     private final long firstWaitMillis;
     private final long maxWaitMillis;
-    private final CountDownLatch stopping = new CountDownLatch(1);
 
-    public BatchRetry() {
-        this(Duration.ofMillis(250), Duration.ofSeconds(5));
+    /** Waits 250 ms after the first failure, doubling up to 5 s, until {@code stopping} says the service stops. */
+    public BatchRetry(Stopping stopping) {
+        this(stopping, Duration.ofMillis(250), Duration.ofSeconds(5));
     }
 
-    public BatchRetry(Duration firstWait, Duration maxWait) {
+    public BatchRetry(Stopping stopping, Duration firstWait, Duration maxWait) {
+        this.stopping = stopping;
         this.firstWaitMillis = Math.max(1, firstWait.toMillis());
         this.maxWaitMillis = Math.max(firstWaitMillis, maxWait.toMillis());
-    }
-
-    /** The service is stopping: no more attempts after a failure, and a wait under way ends now. */
-    public void stop() {
-        stopping.countDown();
     }
 
     /**
      * Runs the attempt until it succeeds.
      *
      * @param what names the batch in the log, e.g. "storing 12 events from transactions-in" (built only on failure)
-     * @throws LeftForNextStart when an attempt failed after {@link #stop}: the batch is left for the next start
+     * @throws LeftForNextStart when an attempt failed once the service is stopping: the batch is left for the next
+     *         start
      * @throws InterruptedException when the thread is interrupted while waiting
      */
     public void run(Supplier<String> what, Attempt attempt) throws InterruptedException {
@@ -67,11 +64,11 @@ public final class BatchRetry {
             } catch (InterruptedException e) {
                 throw e;
             } catch (Exception e) {
-                if (stopping.getCount() == 0) {
+                if (stopping.now()) {
                     throw stopped(what, e);
                 }
                 LOG.warnf("%s failed, retrying in %d ms: %s", what.get(), wait, e.getMessage());
-                if (stopping.await(wait, TimeUnit.MILLISECONDS)) {
+                if (stopping.await(wait)) {
                     throw stopped(what, e);
                 }
                 wait = Math.min(maxWaitMillis, wait * 2);
@@ -119,7 +116,7 @@ public final class BatchRetry {
                 return cause.getMessage();
             }
             // A consumer applying a batch on threads of its own stops them at the stop, interrupting what they wait on.
-            if (cause instanceof InterruptedException && stopping.getCount() == 0) {
+            if (cause instanceof InterruptedException && stopping.now()) {
                 return "a batch was interrupted while the service is stopping; not acknowledged, so the next start"
                         + " reads it again";
             }

@@ -1,8 +1,12 @@
 package dev.cryptopay.support.lifecycle;
 
 import io.quarkus.runtime.ShutdownEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
+import jakarta.interceptor.Interceptor;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -15,19 +19,37 @@ import org.jboss.logging.Logger;
  * takes the work up again, so nothing is wrong; a WARN at every stop would tell operators otherwise, and teach them
  * to ignore the same WARN when it means a database that is down. So once the service is stopping such a failure is
  * logged at DEBUG (docs/decisions.md §103).
+ *
+ * <p>The consumers' {@code BatchRetry} waits on it between attempts at storing a batch, so that the stop ends a wait
+ * under way (docs/decisions.md §80).
  */
 @Singleton
 public class Stopping {
 
-    private volatile boolean stopping;
+    private final CountDownLatch stopping = new CountDownLatch(1);
 
-    void onStop(@Observes ShutdownEvent event) {
-        stopping = true;
+    /** Before the service's own observers of the stop: what they interrupt sees that the service is stopping. */
+    void onStop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
+        begin();
+    }
+
+    /** The service begins to stop (Quarkus' {@link ShutdownEvent}; a unit test calls it directly). */
+    public void begin() {
+        stopping.countDown();
     }
 
     /** True from the moment the service begins to stop. */
     public boolean now() {
-        return stopping;
+        return stopping.getCount() == 0;
+    }
+
+    /**
+     * Waits until the service begins to stop or {@code millis} have passed, whichever comes first.
+     *
+     * @return true if the service is stopping
+     */
+    public boolean await(long millis) throws InterruptedException {
+        return stopping.await(millis, TimeUnit.MILLISECONDS);
     }
 
     /**
@@ -35,7 +57,7 @@ public class Stopping {
      * stopping (see above).
      */
     public void paused(Logger log, String format, Object... params) {
-        logPaused(log, stopping, format, params);
+        logPaused(log, now(), format, params);
     }
 
     /** The same, for a job that knows by itself whether its service is stopping. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptopay.support.lifecycle.Stopping;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +28,8 @@ class BatchRetryTest {
 
     @Test
     void retriesAFailingBatchUntilItIsStored() throws Exception {
-        BatchRetry retry = new BatchRetry(Duration.ofMillis(1), Duration.ofMillis(4));
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMillis(1), Duration.ofMillis(4));
         AtomicInteger attempts = new AtomicInteger();
         retry.run(() -> "storing 3 events", () -> {
             if (attempts.incrementAndGet() < 4) {
@@ -40,7 +42,8 @@ class BatchRetryTest {
     @Test
     void aStopEndsTheWaitAndFailsTheBatchWithoutAnotherAttempt() throws Exception {
         // A wait of a minute: only the stop can end it within the test's few seconds.
-        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
         AtomicInteger attempts = new AtomicInteger();
         CompletableFuture<Void> consuming = CompletableFuture.runAsync(() -> {
             try {
@@ -58,7 +61,7 @@ class BatchRetryTest {
         }
         assertEquals(1, attempts.get(), "the first attempt ran and failed");
 
-        retry.stop();
+        stopping.begin();
         ExecutionException failed = assertThrows(ExecutionException.class, () -> consuming.get(5, TimeUnit.SECONDS));
         BatchRetry.LeftForNextStart stopped = assertInstanceOf(BatchRetry.LeftForNextStart.class, failed.getCause());
         assertTrue(stopped.getMessage().startsWith("storing 48 events from transactions-in failed while the service is"
@@ -74,8 +77,9 @@ class BatchRetryTest {
 
     @Test
     void afterAStopAFailureIsNotRetriedButASuccessStillCounts() throws Exception {
-        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
-        retry.stop();
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
+        stopping.begin();
         AtomicInteger attempts = new AtomicInteger();
         assertThrows(BatchRetry.LeftForNextStart.class, () -> retry.run(() -> "storing 1 event", () -> {
             attempts.incrementAndGet();
@@ -88,7 +92,8 @@ class BatchRetryTest {
 
     @Test
     void aStoredBatchIsAcknowledged() throws Exception {
-        BatchRetry retry = new BatchRetry(Duration.ofMillis(1), Duration.ofMillis(4));
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMillis(1), Duration.ofMillis(4));
         Settled batch = new Settled();
         AtomicInteger attempts = new AtomicInteger();
         CompletionStage<Void> settled = retry.settle(batch.message, () -> retry.run(() -> "storing 2 events", () -> {
@@ -104,8 +109,9 @@ class BatchRetryTest {
 
     @Test
     void aBatchLeftAtAStopIsNeitherAcknowledgedNorRejected() throws Exception {
-        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
-        retry.stop();
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
+        stopping.begin();
         Settled batch = new Settled();
         CompletionStage<Void> settled = retry.settle(batch.message, () -> retry.run(() -> "storing 7 events", () -> {
             throw new IllegalStateException("EntityManagerFactory is closed");
@@ -118,8 +124,9 @@ class BatchRetryTest {
 
     @Test
     void aBatchInterruptedAtAStopIsLeftForTheNextStart() throws Exception {
-        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
-        retry.stop();
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
+        stopping.begin();
         Settled batch = new Settled();
         // As a consumer applying partitions on a pool of its own reports a pool thread interrupted by its stop.
         CompletionStage<Void> settled = retry.settle(batch.message, () -> {
@@ -133,7 +140,8 @@ class BatchRetryTest {
 
     @Test
     void anyOtherFailureRejectsTheBatch() throws Exception {
-        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
         Settled batch = new Settled();
         IllegalArgumentException bug = new IllegalArgumentException("not a CloudEvent");
         CompletionStage<Void> settled = retry.settle(batch.message, () -> {
@@ -148,7 +156,8 @@ class BatchRetryTest {
 
     @Test
     void anInterruptWhileRunningRejectsTheBatchAndKeepsTheFlag() {
-        BatchRetry retry = new BatchRetry(Duration.ofMinutes(1), Duration.ofMinutes(1));
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
         Settled batch = new Settled();
         retry.settle(batch.message, () -> {
             throw new InterruptedException();

@@ -4,13 +4,12 @@ import dev.cryptopay.events.Topics;
 import dev.cryptopay.subscription.messaging.TransactionEventConsumer.TransactionEvent;
 import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
+import dev.cryptopay.support.lifecycle.Stopping;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
@@ -46,13 +45,14 @@ public class InboundEventsConsumer {
     private final MerchantViewConsumer merchants;
     private final TransactionEventConsumer transactions;
     private final BillingRejectionConsumer rejections;
-    private final BatchRetry retry = new BatchRetry();
+    private final BatchRetry retry;
 
     public InboundEventsConsumer(MerchantViewConsumer merchants, TransactionEventConsumer transactions,
-            BillingRejectionConsumer rejections) {
+            BillingRejectionConsumer rejections, Stopping stopping) {
         this.merchants = merchants;
         this.transactions = transactions;
         this.rejections = rejections;
+        this.retry = new BatchRetry(stopping);
     }
 
     @Incoming(CHANNEL)
@@ -100,9 +100,5 @@ public class InboundEventsConsumer {
             String prefix = group.endsWith("-test") ? "subscription-test-" : "subscription-";
             return Map.of(Topics.MERCHANTS, prefix + "merchant-view", Topics.BILLING, prefix + "billing");
         });
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        retry.stop();
     }
 }

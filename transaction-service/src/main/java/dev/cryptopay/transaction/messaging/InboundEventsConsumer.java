@@ -3,12 +3,11 @@ package dev.cryptopay.transaction.messaging;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
-import io.quarkus.runtime.ShutdownEvent;
+import dev.cryptopay.support.lifecycle.Stopping;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.Map;
@@ -36,11 +35,12 @@ public class InboundEventsConsumer {
 
     private final MerchantViewConsumer merchants;
     private final BillingRequestConsumer billing;
-    private final BatchRetry retry = new BatchRetry();
+    private final BatchRetry retry;
 
-    public InboundEventsConsumer(MerchantViewConsumer merchants, BillingRequestConsumer billing) {
+    public InboundEventsConsumer(MerchantViewConsumer merchants, BillingRequestConsumer billing, Stopping stopping) {
         this.merchants = merchants;
         this.billing = billing;
+        this.retry = new BatchRetry(stopping);
     }
 
     @Incoming(CHANNEL)
@@ -63,9 +63,5 @@ public class InboundEventsConsumer {
     KafkaConsumerRebalanceListener carryOver(@Identifier("default-kafka-broker") Map<String, Object> broker) {
         return new OffsetCarryOver(broker, OffsetCarryOver.named(Map.of(Topics.MERCHANTS, "transaction-merchant-view",
                 Topics.BILLING, "transaction-billing")));
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        retry.stop();
     }
 }

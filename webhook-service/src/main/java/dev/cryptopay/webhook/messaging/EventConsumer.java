@@ -3,13 +3,12 @@ package dev.cryptopay.webhook.messaging;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.support.inbox.BatchRetry;
 import dev.cryptopay.support.inbox.OffsetCarryOver;
+import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.webhook.delivery.DeliveryDispatcher;
-import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.common.annotation.Identifier;
 import io.smallrye.reactive.messaging.annotations.Blocking;
 import io.smallrye.reactive.messaging.kafka.KafkaConsumerRebalanceListener;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 import java.util.List;
@@ -41,11 +40,12 @@ public class EventConsumer {
 
     private final EventIngest ingest;
     private final DeliveryDispatcher dispatcher;
-    private final BatchRetry retry = new BatchRetry();
+    private final BatchRetry retry;
 
-    public EventConsumer(EventIngest ingest, DeliveryDispatcher dispatcher) {
+    public EventConsumer(EventIngest ingest, DeliveryDispatcher dispatcher, Stopping stopping) {
         this.ingest = ingest;
         this.dispatcher = dispatcher;
+        this.retry = new BatchRetry(stopping);
     }
 
     @Incoming(EVENTS)
@@ -72,9 +72,5 @@ public class EventConsumer {
     KafkaConsumerRebalanceListener carryOver(@Identifier("default-kafka-broker") Map<String, Object> broker) {
         return new OffsetCarryOver(broker, OffsetCarryOver.suffixed(Map.of(Topics.TRANSACTIONS, "transactions",
                 Topics.REFUNDS, "refunds", Topics.SUBSCRIPTIONS, "subscriptions")));
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        retry.stop();
     }
 }
