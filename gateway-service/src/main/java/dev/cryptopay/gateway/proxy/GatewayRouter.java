@@ -21,6 +21,7 @@ import dev.cryptopay.support.problem.Problem;
 import dev.cryptopay.support.security.KeyHash;
 import dev.cryptopay.support.web.IdempotencyKeys;
 import io.netty.channel.EventLoop;
+import io.quarkus.runtime.ShutdownEvent;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -43,6 +44,7 @@ import io.vertx.httpproxy.ProxyResponse;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.net.URI;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +74,8 @@ public class GatewayRouter {
     private static final List<String> CLIENT_IDENTITY_HEADERS = List.of("Authorization", Authenticator.API_KEY_HEADER,
             Authenticator.PUBLISHABLE_KEY_HEADER, Authenticator.MID_HEADER, Authenticator.ACCOUNT_HEADER);
     private static final long RETRY_AFTER_SECONDS = 5;
+    /** How many of the requests a stop cut off are named in its log line. */
+    private static final int UNANSWERED_LOGGED = 20;
     /**
      * How often a proxy client closes pooled connections past their keep-alive (60 s), in ms. Vert.x' default, every
      * second, woke each event loop that had proxied a request once a second for good, busy or idle
@@ -97,6 +101,23 @@ public class GatewayRouter {
     private record Forwarding(Buffer body, String idempotencyScope, String idempotencyKey) {
     }
 
+    /**
+     * One admitted request not answered yet: what the proxy interceptor needs once it is forwarded, and, should a stop
+     * cut it off, what to say about it ({@link #unanswered}).
+     */
+    private static final class InFlight {
+        final String method;
+        final String template;
+        final long since = System.nanoTime();
+        volatile String stage = "authenticating";
+        volatile Forwarding forwarding;
+
+        InFlight(String method, String template) {
+            this.method = method;
+            this.template = template;
+        }
+    }
+
     private final RouteTable routes;
     private final Authenticator authenticator;
     private final TokenMinter minter;
@@ -116,7 +137,7 @@ public class GatewayRouter {
      * (docs/decisions.md §92).
      */
     private final Map<EventLoop, Map<Downstream, HttpProxy>> proxies = new ConcurrentHashMap<>();
-    private final Map<HttpServerRequest, Forwarding> inFlight = new ConcurrentHashMap<>();
+    private final Map<HttpServerRequest, InFlight> inFlight = new ConcurrentHashMap<>();
     private Vertx vertx;
 
     public GatewayRouter(RouteTable routes, Authenticator authenticator, TokenMinter minter, RateLimiter rateLimiter,
@@ -203,6 +224,9 @@ public class GatewayRouter {
         request.pause();
         MultiMap headers = request.headers();
         String method = request.method().name();
+        InFlight tracked = new InFlight(method, route.template());
+        inFlight.put(request, tracked);
+        ctx.addEndHandler(done -> inFlight.remove(request));
         Future<Admitted> admission = fromMemory(route, method, headers);
         if (admission == null) {
             admission = blocking(ctx, requestId, () -> {
@@ -228,6 +252,7 @@ public class GatewayRouter {
                     if (multipart || !hasBody(method)) {
                         forward(ctx, route, admitted, new Forwarding(null, null, null));
                     } else {
+                        tracked.stage = "reading its body";
                         readBody(ctx, limit).onSuccess(body -> {
                             ApiException malformed = malformedJson(request, body);
                             if (malformed != null) {
@@ -284,6 +309,7 @@ public class GatewayRouter {
             return;
         }
         String scope = idempotencyScope(identity);
+        stage(request, "checking its Idempotency-Key");
         String hash = KeyHash.of(request.method().name() + " " + request.uri() + "\n" + body.toString());
         blocking(ctx, requestId, () -> idempotency.begin(scope, key, hash)).onComplete(outcome -> {
             if (outcome.failed()) {
@@ -311,14 +337,65 @@ public class GatewayRouter {
 
     private void forward(RoutingContext ctx, Route route, Admitted admitted, Forwarding forwarding) {
         HttpServerRequest request = ctx.request();
+        InFlight tracked = inFlight.get(request);
+        if (tracked == null) {
+            // The client hung up before its request could go on (its end handler ran): nobody is left to answer, so
+            // the service never sees the request, and an Idempotency-Key it holds is free again for the client's
+            // retry (docs/decisions.md §117).
+            LOG.debugf("%s %s not forwarded, the client went away", request.method(), route.template());
+            if (forwarding.idempotencyKey() != null) {
+                blocking(ctx, request.getHeader(REQUEST_ID), () -> {
+                    idempotency.release(forwarding.idempotencyScope(), forwarding.idempotencyKey());
+                    return null;
+                });
+            }
+            return;
+        }
         MultiMap headers = request.headers();
         CLIENT_IDENTITY_HEADERS.forEach(headers::remove);
         // Idempotency-Key goes on: transaction-service keeps it with the creations that move money, in their own
         // database transaction, for the requests whose answer this gateway loses (docs/decisions.md §112).
         headers.set("Authorization", "Bearer " + admitted.token());
-        inFlight.put(request, forwarding);
-        ctx.addEndHandler(done -> inFlight.remove(request));
+        tracked.forwarding = forwarding;
+        tracked.stage = "forwarded to " + route.service();
         proxy(contextOf(request), route.service()).handle(request);
+    }
+
+    private Forwarding forwardingOf(HttpServerRequest request) {
+        InFlight tracked = inFlight.get(request);
+        return tracked == null ? null : tracked.forwarding;
+    }
+
+    private void stage(HttpServerRequest request, String stage) {
+        InFlight tracked = inFlight.get(request);
+        if (tracked != null) {
+            tracked.stage = stage;
+        }
+    }
+
+    /**
+     * The requests admitted and not answered yet, oldest first, as "POST /transaction, forwarded to TRANSACTION, for
+     * 5012 ms". Quarkus' stop waits up to {@code quarkus.shutdown.timeout} for them and, when they outlast it, logs
+     * only that it timed out; {@link #stop} names them (docs/decisions.md §117).
+     */
+    List<String> unanswered() {
+        long now = System.nanoTime();
+        return inFlight.values().stream().sorted(Comparator.comparingLong(tracked -> tracked.since))
+                .map(tracked -> tracked.method + " " + tracked.template + ", " + tracked.stage + ", for "
+                        + (now - tracked.since) / 1_000_000 + " ms")
+                .toList();
+    }
+
+    /**
+     * Quarkus fires the stop after its wait for requests in flight: whatever is still here was cut off by the stop.
+     * Logged at WARN, at most {@value #UNANSWERED_LOGGED} of them, with how many there were.
+     */
+    void stop(@Observes ShutdownEvent event) {
+        List<String> left = unanswered();
+        if (!left.isEmpty()) {
+            LOG.warnf("%d requests unanswered at the stop, their clients will see the connection close: %s",
+                    left.size(), String.join("; ", left.subList(0, Math.min(UNANSWERED_LOGGED, left.size()))));
+        }
     }
 
     /** Reads a JSON body of at most {@code limit} bytes; past it the client gets a 413 at once. */
@@ -506,7 +583,7 @@ public class GatewayRouter {
 
         @Override
         public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
-            Forwarding forwarding = inFlight.get(context.request().proxiedRequest());
+            Forwarding forwarding = forwardingOf(context.request().proxiedRequest());
             if (forwarding != null && forwarding.body() != null) {
                 context.request().setBody(Body.body(forwarding.body()));
             }
@@ -541,10 +618,11 @@ public class GatewayRouter {
             // it, so the service's echo of the same id would make it appear twice.
             context.response().headers().remove(REQUEST_ID);
             HttpServerRequest request = context.request().proxiedRequest();
-            Forwarding forwarding = inFlight.get(request);
+            Forwarding forwarding = forwardingOf(request);
             if (forwarding == null || forwarding.idempotencyKey() == null) {
                 return context.sendResponse();
             }
+            stage(request, "storing " + service + "'s answer for Idempotency-Key replays");
             ProxyResponse response = context.response();
             return collect(response.getBody().stream()).compose(bytes -> {
                 response.setBody(Body.body(bytes));

@@ -1,0 +1,181 @@
+package dev.cryptopay.gateway.proxy;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.cryptopay.support.security.KeyHash;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway knows which admitted requests it has not answered yet, and at a stop names those Quarkus' wait for
+ * requests in flight gave up on (docs/decisions.md §117); a request whose client hung up before it could be forwarded
+ * is not forwarded at all. A stand-in webhook-service holds each request until the test lets it go; a stand-in
+ * merchant-service holds the lookup of a key the gateway has not seen.
+ */
+@QuarkusTest
+class GatewayUnansweredTest {
+
+    static final UUID ACCOUNT = UUID.randomUUID();
+    static final String ADMIN = "ak_unanswered_" + ACCOUNT;
+    /** A key only merchant-service knows: the gateway's admission waits for its lookup. */
+    static final String LATE_KEY = "ak_late_" + UUID.randomUUID();
+    static final AtomicInteger FORWARDED = new AtomicInteger();
+    static final CountDownLatch HELD = new CountDownLatch(1);
+    static final CountDownLatch LET_GO = new CountDownLatch(1);
+    static final CountDownLatch LOOKUP_HELD = new CountDownLatch(1);
+    static final CountDownLatch LOOKUP_LET_GO = new CountDownLatch(1);
+    static HttpServer webhookService;
+    static HttpServer merchantService;
+
+    @Inject
+    GatewayRouter router;
+
+    @BeforeAll
+    static void start() throws Exception {
+        RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
+        SeededKeys.admin(ACCOUNT, ADMIN);
+        webhookService = StandInService.start(9084, Executors.newCachedThreadPool(), exchange -> {
+            FORWARDED.incrementAndGet();
+            HELD.countDown();
+            await(LET_GO);
+        });
+        merchantService = HttpServer.create(new InetSocketAddress("127.0.0.1", 9081), 0);
+        merchantService.setExecutor(Executors.newCachedThreadPool());
+        merchantService.createContext("/internal/keys/", exchange -> {
+            String hash = exchange.getRequestURI().getPath().substring("/internal/keys/".length());
+            LOOKUP_HELD.countDown();
+            await(LOOKUP_LET_GO);
+            answer(exchange, """
+                    {"keyId":"%s","accountId":"%s","keyType":"api","keyHash":"%s","role":"admin",
+                     "merchantUUID":null,"status":1,"version":1,"updatedAt":"2026-12-04T12:00:00Z"}"""
+                    .formatted(UUID.randomUUID(), ACCOUNT, hash));
+        });
+        merchantService.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        LET_GO.countDown();
+        LOOKUP_LET_GO.countDown();
+        webhookService.stop(0);
+        merchantService.stop(0);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void answer(HttpExchange exchange, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, bytes.length);
+        exchange.getResponseBody().write(bytes);
+        exchange.close();
+    }
+
+    /** Polls for up to 5 s until the gateway has no request left unanswered; returns what is left. */
+    private List<String> settled() throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!router.unanswered().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        return router.unanswered();
+    }
+
+    @Test
+    void aRequestItsServiceHoldsIsNamedUntilItIsAnsweredAndAtAStop() throws Exception {
+        List<String> warnings = new CopyOnWriteArrayList<>();
+        Logger routerLog = Logger.getLogger(GatewayRouter.class.getName());
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
+                    warnings.add(String.valueOf(record.getMessage()));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> given().header("X-Api-Key", ADMIN)
+                .when().get("/accounts/" + ACCOUNT + "/webhooks").then().extract().statusCode());
+        assertTrue(HELD.await(10, TimeUnit.SECONDS), "the request reached the stand-in webhook-service");
+
+        List<String> unanswered = router.unanswered();
+        assertEquals(1, unanswered.size(), "unanswered: " + unanswered);
+        assertTrue(unanswered.get(0).matches(
+                "GET /accounts/\\{accountUUID}/webhooks, forwarded to WEBHOOK, for \\d+ ms"), unanswered.get(0));
+
+        routerLog.addHandler(capture);
+        try {
+            router.stop(new ShutdownEvent()); // what Quarkus calls after its wait for requests in flight
+        } finally {
+            routerLog.removeHandler(capture);
+        }
+        assertEquals(1, warnings.size(), "warnings: " + warnings);
+        assertTrue(warnings.get(0).startsWith("1 requests unanswered at the stop"), warnings.get(0));
+        assertTrue(warnings.get(0).contains("GET /accounts/{accountUUID}/webhooks, forwarded to WEBHOOK, for "),
+                warnings.get(0));
+
+        LET_GO.countDown();
+        assertEquals(200, status.get(10, TimeUnit.SECONDS));
+        assertEquals(List.of(), settled(), "nothing is left once the answer went out");
+    }
+
+    @Test
+    void aRequestWhoseClientHungUpDuringItsAdmissionIsNotForwarded() throws Exception {
+        int forwardedBefore = FORWARDED.get();
+        try (Socket client = new Socket("127.0.0.1", RestAssured.port)) {
+            OutputStream out = client.getOutputStream();
+            out.write(("GET /accounts/" + ACCOUNT + "/webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: " + LATE_KEY
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertTrue(LOOKUP_HELD.await(10, TimeUnit.SECONDS), "the gateway asked merchant-service for the key");
+            List<String> unanswered = router.unanswered();
+            assertEquals(1, unanswered.size(), "unanswered: " + unanswered);
+            assertTrue(unanswered.get(0).startsWith("GET /accounts/{accountUUID}/webhooks, authenticating, for "),
+                    unanswered.get(0));
+        } // the client hangs up while the gateway still waits for the key's lookup
+        assertEquals(List.of(), settled(), "the hang-up ended the request");
+
+        LOOKUP_LET_GO.countDown(); // the admission completes now, for a client that is gone
+        Thread.sleep(1000);
+        assertEquals(forwardedBefore, FORWARDED.get(), "a request nobody waits for reached the service");
+        assertEquals(List.of(), router.unanswered());
+    }
+}
