@@ -67,6 +67,28 @@ public final class ServiceDatabases {
         }
     }
 
+    /**
+     * Makes {@code table} of the service's database refuse every insert and update, raising {@code message}, as an
+     * outage of that table would, until the answer is closed (a trigger, dropped again then). Nothing else of the
+     * database is touched.
+     */
+    public static AutoCloseable refusingWrites(String database, String table, String message) {
+        String name = "it_refuse_" + table + "_writes";
+        update(database, "create function " + name + "() returns trigger language plpgsql as $$ begin raise exception '"
+                + message.replace("'", "''") + "'; end $$");
+        try {
+            update(database, "create trigger " + name + " before insert or update on " + table
+                    + " for each row execute function " + name + "()");
+        } catch (RuntimeException e) {
+            update(database, "drop function if exists " + name + "()");
+            throw e;
+        }
+        return () -> {
+            update(database, "drop trigger if exists " + name + " on " + table);
+            update(database, "drop function if exists " + name + "()");
+        };
+    }
+
     private static Connection connect(String database) throws SQLException {
         return DriverManager.getConnection(Suite.jdbcUrl(database), "payments", "payments");
     }

@@ -138,6 +138,13 @@ public final class Suite {
         return port + 100;
     }
 
+    /** The status of {@code service}'s liveness check (/q/health/live on its management port). */
+    public static int liveness(String service) throws IOException, InterruptedException {
+        URI live = URI.create("http://127.0.0.1:" + managementPort(port(service)) + "/q/health/live");
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(live).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
     /**
      * The sum of the samples of {@code series} (a Prometheus line name such as
      * {@code http_server_requests_seconds_count}) on {@code service}'s /q/metrics whose labels include every one of

@@ -6,11 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.cryptopay.systemtests.SandboxAccount;
 import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -42,33 +37,20 @@ class GatewayViewsOutageIT {
 
         Path log = Suite.get().log("gateway");
         long logged = Files.size(log);
-        ServiceDatabases.update("gateway", "create function it_refuse_key_writes() returns trigger language plpgsql"
-                + " as $$ begin raise exception '" + REFUSAL + "'; end $$");
-        try {
-            ServiceDatabases.update("gateway", "create trigger it_refuse_key_writes before insert or update on"
-                    + " gateway_key for each row execute function it_refuse_key_writes()");
+        try (AutoCloseable refusal = ServiceDatabases.refusingWrites("gateway", "gateway_key", REFUSAL)) {
             given().header("X-Api-Key", account.apiKey()).delete(keys + "/" + keyId)
                     .then().statusCode(204);
             ServiceDatabases.awaitTrue(
                     () -> Suite.linesSince(log, logged).stream().anyMatch(line -> line.contains(REFUSAL)),
                     "the gateway tried to store the revocation and was refused");
-            assertEquals(200, liveness(), "the gateway is live while its view cannot be stored");
+            assertEquals(200, Suite.liveness("gateway"), "the gateway is live while its view cannot be stored");
             assertEquals(200, given().header("X-Api-Key", key).get(keys).statusCode(),
                     "the revocation is not in the view yet: the key still works");
-        } finally {
-            ServiceDatabases.update("gateway", "drop trigger if exists it_refuse_key_writes on gateway_key");
-            ServiceDatabases.update("gateway", "drop function if exists it_refuse_key_writes()");
         }
 
         // The revocation is tried again (every 5 s at the longest) and stored now.
         ServiceDatabases.awaitTrue(() -> given().header("X-Api-Key", key).get(keys).statusCode() == 401,
                 "the revoked key refused once the view takes writes again");
-        assertEquals(200, liveness(), "live throughout");
-    }
-
-    private static int liveness() throws IOException, InterruptedException {
-        URI live = URI.create("http://127.0.0.1:" + Suite.managementPort(Suite.GATEWAY_PORT) + "/q/health/live");
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(live).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        assertEquals(200, Suite.liveness("gateway"), "live throughout");
     }
 }
