@@ -618,9 +618,16 @@ public class GatewayRouter {
             // it, so the service's echo of the same id would make it appear twice.
             context.response().headers().remove(REQUEST_ID);
             HttpServerRequest request = context.request().proxiedRequest();
+            // The request is done once its answer is sent or could not be (client gone). The end handler alone missed
+            // some requests whose client hung up while they were forwarded, under load: they stayed in inFlight for
+            // good, bodies and all (GatewayUnansweredTest; docs/decisions.md §117).
+            return answer(context, request).onComplete(done -> inFlight.remove(request));
+        }
+
+        private Future<Void> answer(ProxyContext context, HttpServerRequest request) {
             Forwarding forwarding = forwardingOf(request);
             if (forwarding == null || forwarding.idempotencyKey() == null) {
-                return context.sendResponse();
+                return Future.<Void>succeededFuture().compose(v -> context.sendResponse());
             }
             stage(request, "storing " + service + "'s answer for Idempotency-Key replays");
             ProxyResponse response = context.response();

@@ -12,10 +12,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -23,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -50,8 +53,12 @@ class GatewayUnansweredTest {
     static final CountDownLatch LET_GO = new CountDownLatch(1);
     static final CountDownLatch LOOKUP_HELD = new CountDownLatch(1);
     static final CountDownLatch LOOKUP_LET_GO = new CountDownLatch(1);
+    static final CountDownLatch GONE_HELD = new CountDownLatch(1);
+    static final CountDownLatch GONE_LET_GO = new CountDownLatch(1);
     static HttpServer webhookService;
     static HttpServer merchantService;
+    static HttpServer subscriptionService;
+    static HttpServer reportingService;
 
     @Inject
     GatewayRouter router;
@@ -64,6 +71,17 @@ class GatewayUnansweredTest {
             FORWARDED.incrementAndGet();
             HELD.countDown();
             await(LET_GO);
+        });
+        subscriptionService = StandInService.start(9083, Executors.newCachedThreadPool(), exchange -> {
+            GONE_HELD.countDown();
+            await(GONE_LET_GO);
+        });
+        reportingService = StandInService.start(9085, Executors.newCachedThreadPool(), exchange -> {
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         });
         merchantService = HttpServer.create(new InetSocketAddress("127.0.0.1", 9081), 0);
         merchantService.setExecutor(Executors.newCachedThreadPool());
@@ -83,8 +101,11 @@ class GatewayUnansweredTest {
     static void stop() {
         LET_GO.countDown();
         LOOKUP_LET_GO.countDown();
+        GONE_LET_GO.countDown();
         webhookService.stop(0);
         merchantService.stop(0);
+        subscriptionService.stop(0);
+        reportingService.stop(0);
     }
 
     private static void await(CountDownLatch latch) {
@@ -177,5 +198,71 @@ class GatewayUnansweredTest {
         Thread.sleep(1000);
         assertEquals(forwardedBefore, FORWARDED.get(), "a request nobody waits for reached the service");
         assertEquals(List.of(), router.unanswered());
+    }
+
+    @Test
+    void aClientThatHangsUpWhileItsRequestIsForwardedLeavesNothingBehind() throws Exception {
+        try (Socket client = new Socket("127.0.0.1", RestAssured.port)) {
+            OutputStream out = client.getOutputStream();
+            out.write(("GET /subscriptionplans HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: " + ADMIN + "\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            assertTrue(GONE_HELD.await(10, TimeUnit.SECONDS), "the request reached the stand-in subscription-service");
+            assertEquals(1, router.unanswered().size(), "unanswered: " + router.unanswered());
+        } // the client hangs up while the service holds its request
+        assertEquals(List.of(), settled(), "the hang-up ended the request");
+        GONE_LET_GO.countDown(); // the service answers now, for a client that is gone
+        Thread.sleep(500);
+        assertEquals(List.of(), router.unanswered(), "nothing is left once the service answered");
+    }
+
+    @Test
+    void clientsThatHangUpWithRequestsInFlightAtTheEndOfALoadRunLeaveNothingBehind() throws Exception {
+        // What wrk does at the end of a run: 16 connections, each sending its next request as soon as it has the last
+        // answer, all closed at once with their last request in flight (the stand-in answers after 2 ms). Ten runs.
+        byte[] request = ("GET /accounts/" + ACCOUNT + "/reporting/summary HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: "
+                + ADMIN + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        for (int run = 0; run < 10; run++) {
+            List<Socket> clients = new ArrayList<>();
+            List<CompletableFuture<Void>> loops = new ArrayList<>();
+            AtomicBoolean ending = new AtomicBoolean();
+            for (int c = 0; c < 16; c++) {
+                Socket client = new Socket("127.0.0.1", RestAssured.port);
+                clients.add(client);
+                loops.add(CompletableFuture.runAsync(() -> {
+                    try {
+                        InputStream in = client.getInputStream();
+                        while (!ending.get()) {
+                            client.getOutputStream().write(request);
+                            readAnswer(in);
+                        }
+                    } catch (IOException closed) {
+                        // the run ended under it
+                    }
+                }, Executors.newVirtualThreadPerTaskExecutor()));
+            }
+            Thread.sleep(300);
+            ending.set(true);
+            for (Socket client : clients) {
+                client.close();
+            }
+            CompletableFuture.allOf(loops.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        }
+        assertEquals(List.of(), settled(), "every request whose client hung up is done");
+    }
+
+    /** Reads one HTTP answer with a Content-Length body (the stand-in's) from {@code in}. */
+    private static void readAnswer(InputStream in) throws IOException {
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed");
+            }
+            head.append((char) b);
+        }
+        String length = head.toString().lines().filter(l -> l.toLowerCase().startsWith("content-length:"))
+                .findFirst().orElse("content-length: 0").substring("content-length:".length()).strip();
+        in.readNBytes(Integer.parseInt(length));
     }
 }
