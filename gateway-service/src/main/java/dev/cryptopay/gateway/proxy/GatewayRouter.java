@@ -347,7 +347,8 @@ public class GatewayRouter {
                 blocking(ctx, request.getHeader(REQUEST_ID), () -> {
                     idempotency.release(forwarding.idempotencyScope(), forwarding.idempotencyKey());
                     return null;
-                });
+                }).onFailure(e -> LOG.warnf("releasing the Idempotency-Key of a request whose client went away failed"
+                        + " (a retry gets 409 until the claim expires): %s", e.getMessage()));
             }
             return;
         }

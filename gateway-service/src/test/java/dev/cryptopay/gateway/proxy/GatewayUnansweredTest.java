@@ -23,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -226,6 +227,7 @@ class GatewayUnansweredTest {
             List<Socket> clients = new ArrayList<>();
             List<CompletableFuture<Void>> loops = new ArrayList<>();
             AtomicBoolean ending = new AtomicBoolean();
+            ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
             for (int c = 0; c < 16; c++) {
                 Socket client = new Socket("127.0.0.1", RestAssured.port);
                 clients.add(client);
@@ -239,7 +241,7 @@ class GatewayUnansweredTest {
                     } catch (IOException closed) {
                         // the run ended under it
                     }
-                }, Executors.newVirtualThreadPerTaskExecutor()));
+                }, threads));
             }
             Thread.sleep(300);
             ending.set(true);
@@ -247,6 +249,7 @@ class GatewayUnansweredTest {
                 client.close();
             }
             CompletableFuture.allOf(loops.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+            threads.close();
         }
         assertEquals(List.of(), settled(), "every request whose client hung up is done");
     }
