@@ -65,11 +65,7 @@ class GatewayClientGoneTest {
         // Answers each request 1.5 s after it came in, on a thread of its own.
         slowWebhookService = StandInService.start(9084, Executors.newCachedThreadPool(), exchange -> {
             REACHED.countDown();
-            try {
-                Thread.sleep(1500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            StandInService.pause(1500);
         });
     }
 
@@ -92,8 +88,7 @@ class GatewayClientGoneTest {
     void aClientThatHangsUpIsNotAServiceFailure() throws Exception {
         try (Socket client = new Socket("127.0.0.1", RestAssured.port)) {
             OutputStream out = client.getOutputStream();
-            out.write(("GET /accounts/" + ACCOUNT + "/webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: " + ADMIN
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(StandInService.rawGet("/accounts/" + ACCOUNT + "/webhooks", ADMIN));
             out.flush();
             if (!REACHED.await(10, TimeUnit.SECONDS)) {
                 client.setSoTimeout(1000);

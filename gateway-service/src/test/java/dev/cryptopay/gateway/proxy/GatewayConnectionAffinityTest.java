@@ -77,11 +77,7 @@ class GatewayConnectionAffinityTest {
         QuarkusTransaction.requiringNew().run(() -> SeededKeys.merchant(UUID.randomUUID(), ACCOUNT, "affinity-till"));
         transactionService = StandInService.start(9082, Executors.newFixedThreadPool(CONNECTIONS), exchange -> {
             ARRIVED_ON.put(exchange.getRequestHeaders().getFirst("X-Request-Id"), exchange.getRemoteAddress().getPort());
-            try {
-                Thread.sleep(2); // the requests overlap, so the pools open several connections
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            StandInService.pause(2); // the requests overlap, so the pools open several connections
         });
     }
 

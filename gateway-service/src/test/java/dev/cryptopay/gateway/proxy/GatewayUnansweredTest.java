@@ -96,13 +96,8 @@ class GatewayUnansweredTest {
             GONE_HELD.countDown();
             await(GONE_LET_GO);
         });
-        reportingService = StandInService.start(9085, Executors.newCachedThreadPool(), exchange -> {
-            try {
-                Thread.sleep(2);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
+        reportingService = StandInService.start(9085, Executors.newCachedThreadPool(),
+                exchange -> StandInService.pause(2));
         merchantService = HttpServer.create(new InetSocketAddress("127.0.0.1", 9081), 0);
         merchantService.setExecutor(Executors.newCachedThreadPool());
         merchantService.createContext("/internal/keys/", exchange -> {
@@ -203,8 +198,7 @@ class GatewayUnansweredTest {
         int forwardedBefore = FORWARDED.get();
         try (Socket client = new Socket("127.0.0.1", RestAssured.port)) {
             OutputStream out = client.getOutputStream();
-            out.write(("GET /accounts/" + ACCOUNT + "/webhooks HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: " + LATE_KEY
-                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(StandInService.rawGet("/accounts/" + ACCOUNT + "/webhooks", LATE_KEY));
             out.flush();
             assertTrue(LOOKUP_HELD.await(10, TimeUnit.SECONDS), "the gateway asked merchant-service for the key");
             List<String> unanswered = router.unanswered();
@@ -224,8 +218,7 @@ class GatewayUnansweredTest {
     void aClientThatHangsUpWhileItsRequestIsForwardedLeavesNothingBehind() throws Exception {
         try (Socket client = new Socket("127.0.0.1", RestAssured.port)) {
             OutputStream out = client.getOutputStream();
-            out.write(("GET /subscriptionplans HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: " + ADMIN + "\r\n\r\n")
-                    .getBytes(StandardCharsets.US_ASCII));
+            out.write(StandInService.rawGet("/subscriptionplans", ADMIN));
             out.flush();
             assertTrue(GONE_HELD.await(10, TimeUnit.SECONDS), "the request reached the stand-in subscription-service");
             assertEquals(1, router.unanswered().size(), "unanswered: " + router.unanswered());
@@ -240,8 +233,7 @@ class GatewayUnansweredTest {
     void clientsThatHangUpWithRequestsInFlightAtTheEndOfALoadRunLeaveNothingBehind() throws Exception {
         // What wrk does at the end of a run: 16 connections, each sending its next request as soon as it has the last
         // answer, all closed at once with their last request in flight (the stand-in answers after 2 ms). Ten runs.
-        byte[] request = ("GET /accounts/" + ACCOUNT + "/reporting/summary HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: "
-                + ADMIN + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] request = StandInService.rawGet("/accounts/" + ACCOUNT + "/reporting/summary", ADMIN);
         for (int run = 0; run < 10; run++) {
             List<Socket> clients = new ArrayList<>();
             List<CompletableFuture<Void>> loops = new ArrayList<>();

@@ -39,11 +39,7 @@ class GatewayUpstreamTimersTest {
         RestAssured.enableLoggingOfRequestAndResponseIfValidationFails();
         SeededKeys.admin(ACCOUNT, ADMIN);
         slowWebhookService = StandInService.start(9084, Executors.newCachedThreadPool(), exchange -> {
-            try {
-                Thread.sleep(SLOW_MS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            StandInService.pause(SLOW_MS);
         });
         refusingSubscriptionService = StandInService.start(9083, null, exchange -> {
         }, 404);

@@ -27,6 +27,21 @@ final class StandInService {
         return start(port, executor, seen, 200);
     }
 
+    /** Holds the request being answered for {@code millis} (a slow service), on the stand-in's thread. */
+    static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The bytes of {@code GET path} with an API key, as a client writes them on a socket it may hang up. */
+    static byte[] rawGet(String path, String apiKey) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Api-Key: " + apiKey + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+    }
+
     /** The same, answering {@code status}. */
     static HttpServer start(int port, Executor executor, Observer seen, int status) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
