@@ -98,14 +98,14 @@ public class GatewayRouter {
     }
 
     /** What the proxy interceptor needs to know about one request in flight. */
-    private record Forwarding(Buffer body, String idempotencyScope, String idempotencyKey) {
+    record Forwarding(Buffer body, String idempotencyScope, String idempotencyKey) {
     }
 
     /**
      * One admitted request not answered yet: what the proxy interceptor needs once it is forwarded, and, should a stop
      * cut it off, what to say about it ({@link #unanswered}).
      */
-    private static final class InFlight {
+    static final class InFlight {
         final String method;
         final String template;
         final long since = System.nanoTime();
@@ -359,12 +359,7 @@ public class GatewayRouter {
         headers.set("Authorization", "Bearer " + admitted.token());
         tracked.forwarding = forwarding;
         tracked.stage = "forwarded to " + route.service();
-        proxy(contextOf(request), route.service()).handle(request);
-    }
-
-    private Forwarding forwardingOf(HttpServerRequest request) {
-        InFlight tracked = inFlight.get(request);
-        return tracked == null ? null : tracked.forwarding;
+        proxy(contextOf(request), route.service()).handle(new ForwardedRequest(request, tracked));
     }
 
     private void stage(HttpServerRequest request, String stage) {
@@ -584,8 +579,8 @@ public class GatewayRouter {
 
         @Override
         public Future<ProxyResponse> handleProxyRequest(ProxyContext context) {
-            Forwarding forwarding = forwardingOf(context.request().proxiedRequest());
-            if (forwarding != null && forwarding.body() != null) {
+            Forwarding forwarding = ((ForwardedRequest) context.request().proxiedRequest()).tracked.forwarding;
+            if (forwarding.body() != null) {
                 context.request().setBody(Body.body(forwarding.body()));
             }
             long sent = System.nanoTime();
@@ -618,19 +613,15 @@ public class GatewayRouter {
             // The answer already carries the gateway's X-Request-Id (handle); the proxy adds the service's headers to
             // it, so the service's echo of the same id would make it appear twice.
             context.response().headers().remove(REQUEST_ID);
-            HttpServerRequest request = context.request().proxiedRequest();
-            // The request is done once its answer is sent or could not be (client gone). The end handler alone missed
-            // some requests whose client hung up while they were forwarded, under load: they stayed in inFlight for
-            // good, bodies and all (GatewayUnansweredTest; docs/decisions.md §117).
-            return answer(context, request).onComplete(done -> inFlight.remove(request));
-        }
-
-        private Future<Void> answer(ProxyContext context, HttpServerRequest request) {
-            Forwarding forwarding = forwardingOf(request);
-            if (forwarding == null || forwarding.idempotencyKey() == null) {
+            // The request leaves inFlight through its end handler (admit), which runs once its answer is sent or
+            // its connection closed: ForwardedRequest makes the proxy's reset of an answer it could not send close
+            // the connection in a way that runs it (docs/decisions.md §118).
+            InFlight tracked = ((ForwardedRequest) context.request().proxiedRequest()).tracked;
+            Forwarding forwarding = tracked.forwarding;
+            if (forwarding.idempotencyKey() == null) {
                 return Future.<Void>succeededFuture().compose(v -> context.sendResponse());
             }
-            stage(request, "storing " + service + "'s answer for Idempotency-Key replays");
+            tracked.stage = "storing " + service + "'s answer for Idempotency-Key replays";
             ProxyResponse response = context.response();
             return collect(response.getBody().stream()).compose(bytes -> {
                 response.setBody(Body.body(bytes));

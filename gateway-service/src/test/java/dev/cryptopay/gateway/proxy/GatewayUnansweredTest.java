@@ -2,6 +2,7 @@ package dev.cryptopay.gateway.proxy;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -42,8 +43,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The gateway knows which admitted requests it has not answered yet, and at a stop names those Quarkus' wait for
  * requests in flight gave up on (docs/decisions.md §117); a request whose client hung up before it could be forwarded
- * is not forwarded at all. A stand-in webhook-service holds each request until the test lets it go; a stand-in
- * merchant-service holds the lookup of a key the gateway has not seen.
+ * is not forwarded at all; a request whose answer the proxy could not finish ends with its connection closed
+ * (§118). A stand-in webhook-service holds each request until the test lets it go; a stand-in merchant-service holds
+ * the lookup of a key the gateway has not seen and cuts off its answers to everything else.
  */
 @QuarkusTest
 @TestProfile(GatewayUnansweredTest.HighVolume.class)
@@ -108,6 +110,15 @@ class GatewayUnansweredTest {
                     {"keyId":"%s","accountId":"%s","keyType":"api","keyHash":"%s","role":"admin",
                      "merchantUUID":null,"status":1,"version":1,"updatedAt":"2026-12-04T12:00:00Z"}"""
                     .formatted(UUID.randomUUID(), ACCOUNT, hash));
+        });
+        merchantService.createContext("/accounts/", exchange -> {
+            // A service whose answer is cut off midway: its head and part of its body, then the connection drops
+            // (the JDK server closes it when a handler fails).
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, 0);
+            exchange.getResponseBody().write("{\"data\":[".getBytes(StandardCharsets.UTF_8));
+            exchange.getResponseBody().flush();
+            throw new IOException("cut off");
         });
         merchantService.start();
     }
@@ -227,6 +238,25 @@ class GatewayUnansweredTest {
         GONE_LET_GO.countDown(); // the service answers now, for a client that is gone
         Thread.sleep(500);
         assertEquals(List.of(), router.unanswered(), "nothing is left once the service answered");
+    }
+
+    @Test
+    void anAnswerTheProxyCouldNotFinishClosesTheConnectionAndEndsTheRequest() throws Exception {
+        // The proxy resets the client's answer when the service's answer breaks off. Vert.x' own reset closed the
+        // connection without running the answer's end and close handlers: the request stayed in the gateway's record
+        // and in Quarkus' count of requests in flight, which runs its done-handler from the same handlers, so every
+        // stop waited out its timeout (docs/decisions.md §118).
+        String answer;
+        try (Socket client = new Socket("127.0.0.1", RestAssured.port)) {
+            client.setSoTimeout(10_000);
+            client.getOutputStream().write(StandInService.rawGet("/accounts/" + ACCOUNT + "/merchants", ADMIN));
+            client.getOutputStream().flush();
+            answer = new String(client.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+        assertTrue(answer.startsWith("HTTP/1.1 200"), "the service's head was passed on: " + answer);
+        assertTrue(answer.contains("{\"data\":["), "and the part of its body that came: " + answer);
+        assertFalse(answer.endsWith("0\r\n\r\n"), "the client saw the answer end as if complete: " + answer);
+        assertEquals(List.of(), settled(), "the closed connection ended the request");
     }
 
     @Test
