@@ -12,14 +12,9 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -39,24 +34,7 @@ class GatewayClientGoneTest {
     static final CountDownLatch REACHED = new CountDownLatch(1);
     static HttpServer slowWebhookService;
 
-    private final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
-    private final Logger routerLog = Logger.getLogger(GatewayRouter.class.getName());
-    private final Handler capture = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                warnings.add(record);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private RouterWarnings warnings;
 
     @BeforeAll
     static void start() throws Exception {
@@ -76,12 +54,12 @@ class GatewayClientGoneTest {
 
     @BeforeEach
     void captureWarnings() {
-        routerLog.addHandler(capture);
+        warnings = RouterWarnings.capture();
     }
 
     @AfterEach
     void stopCapturing() {
-        routerLog.removeHandler(capture);
+        warnings.close();
     }
 
     @Test
@@ -99,7 +77,7 @@ class GatewayClientGoneTest {
         } // the client hangs up while the service still works on the request
         Thread.sleep(2500); // the service answers after 1.5 s; the gateway has dealt with the hang-up by then
 
-        assertEquals(List.of(), warnings.stream().map(LogRecord::getMessage).toList(),
+        assertEquals(List.of(), warnings.messages(),
                 "no warning for a client that went away");
     }
 
@@ -110,7 +88,7 @@ class GatewayClientGoneTest {
                 .when().get("/accounts/" + ACCOUNT + "/reporting/summary")
                 .then().statusCode(503);
 
-        assertTrue(warnings.stream().anyMatch(record -> String.valueOf(record.getMessage()).contains("service failed")),
-                "the failing service is warned about: " + warnings.stream().map(LogRecord::getMessage).toList());
+        assertTrue(warnings.messages().stream().anyMatch(message -> message.contains("service failed")),
+                "the failing service is warned about: " + warnings.messages());
     }
 }

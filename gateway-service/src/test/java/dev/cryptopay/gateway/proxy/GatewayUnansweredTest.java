@@ -25,17 +25,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -161,24 +156,6 @@ class GatewayUnansweredTest {
 
     @Test
     void aRequestItsServiceHoldsIsNamedUntilItIsAnsweredAndAtAStop() throws Exception {
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        Logger routerLog = Logger.getLogger(GatewayRouter.class.getName());
-        Handler capture = new Handler() {
-            @Override
-            public void publish(LogRecord record) {
-                if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                    warnings.add(String.valueOf(record.getMessage()));
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        };
         CompletableFuture<Integer> status = CompletableFuture.supplyAsync(() -> given().header("X-Api-Key", ADMIN)
                 .when().get("/accounts/" + ACCOUNT + "/webhooks").then().extract().statusCode());
         assertTrue(HELD.await(10, TimeUnit.SECONDS), "the request reached the stand-in webhook-service");
@@ -188,11 +165,10 @@ class GatewayUnansweredTest {
         assertTrue(unanswered.get(0).matches(
                 "GET /accounts/\\{accountUUID}/webhooks, forwarded to WEBHOOK, for \\d+ ms"), unanswered.get(0));
 
-        routerLog.addHandler(capture);
-        try {
+        List<String> warnings;
+        try (RouterWarnings captured = RouterWarnings.capture()) {
             router.stop(new ShutdownEvent()); // what Quarkus calls after its wait for requests in flight
-        } finally {
-            routerLog.removeHandler(capture);
+            warnings = captured.messages();
         }
         assertEquals(1, warnings.size(), "warnings: " + warnings);
         assertTrue(warnings.get(0).startsWith("1 requests unanswered at the stop"), warnings.get(0));
