@@ -83,7 +83,9 @@ public final class BatchRetry {
 
     /**
      * Consumes a batch and settles its message: acknowledged once {@code consume} returns (its offsets may then be
-     * committed). When the batch is left for the next start ({@link LeftForNextStart}, thrown by {@link #run} inside
+     * committed). The batch is in hand meanwhile ({@link Stopping#takeBatch}): a stop waits for it before the
+     * datasources close, and once the service is stopping a batch is not started, neither acknowledged nor rejected
+     * (docs/decisions.md §119). When the batch is left for the next start ({@link LeftForNextStart}, thrown by {@link #run} inside
      * {@code consume}, or an interrupt once the service is stopping) it is logged at INFO and the message is neither
      * acknowledged nor rejected: its offsets and every later one stay uncommitted, so the next start reads it again,
      * and the channel is not failed for a stop. Any other failure rejects the message (the channel's failure strategy
@@ -93,6 +95,20 @@ public final class BatchRetry {
      * @return what the consumer method returns to the messaging layer
      */
     public CompletionStage<Void> settle(Message<?> batch, Attempt consume) {
+        if (!stopping.takeBatch()) {
+            LOG.info("a batch reached the consumer while the service is stopping; not started and not acknowledged, so"
+                    + " the next start reads it again");
+            return CompletableFuture.completedFuture(null);
+        }
+        try {
+            // Settled before the stop's wait is told: an acknowledgement is then queued before the offsets' last commit.
+            return consumeAndSettle(batch, consume);
+        } finally {
+            stopping.batchDone();
+        }
+    }
+
+    private CompletionStage<Void> consumeAndSettle(Message<?> batch, Attempt consume) {
         try {
             consume.run();
         } catch (Exception e) {

@@ -5,6 +5,7 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
@@ -22,20 +23,93 @@ import org.jboss.logging.Logger;
  *
  * <p>The consumers' {@code BatchRetry} waits on it between attempts at storing a batch, so that the stop ends a wait
  * under way (docs/decisions.md §80).
+ *
+ * <p>A consumer's batch in hand when the stop begins is let finish ({@link #takeBatch}): the stop waits up to
+ * {@link #BATCH_WAIT} for it, after the service's own observers of the stop and before Quarkus closes the datasources,
+ * and no batch starts once the service is stopping (docs/decisions.md §119). Without the wait a batch still being
+ * stored met the closing datasource: its transaction rolled back with WARNs from the pool and the transaction manager,
+ * and the messaging layer, running on after the container had stopped, logged an ERROR.
  */
 @Singleton
 public class Stopping {
 
+    /**
+     * How long the stop waits for consumers' batches in hand: a batch is one database transaction of at most a few
+     * thousand events, well under a second on a working database; one that takes longer is left for the next start.
+     */
+    public static final Duration BATCH_WAIT = Duration.ofSeconds(5);
+
+    private static final Logger LOG = Logger.getLogger(Stopping.class);
+
     private final CountDownLatch stopping = new CountDownLatch(1);
+    private final Object batches = new Object();
+    private int batchesInHand;
 
     /** Before the service's own observers of the stop: what they interrupt sees that the service is stopping. */
     void onStop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
         begin();
     }
 
+    /** After the service's own observers of the stop (which may end a batch's wait), before the datasources close. */
+    void awaitBatches(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER) ShutdownEvent event) {
+        int left = awaitBatchesInHand(BATCH_WAIT);
+        if (left > 0) {
+            LOG.infof("%d consumer batch(es) still in hand after %d s of the stop; not acknowledged, so the next start"
+                    + " reads them again", left, BATCH_WAIT.toSeconds());
+        }
+    }
+
     /** The service begins to stop (Quarkus' {@link ShutdownEvent}; a unit test calls it directly). */
     public void begin() {
         stopping.countDown();
+    }
+
+    /**
+     * A consumer takes a batch in hand: true, and the stop waits for {@link #batchDone} (up to {@link #BATCH_WAIT});
+     * or false once the service is stopping, when the batch must not be started.
+     */
+    public boolean takeBatch() {
+        synchronized (batches) {
+            // Checked under the lock the stop's wait reads the count with: a batch taken before the stop began is
+            // counted before the wait reads it, and none is taken after.
+            if (now()) {
+                return false;
+            }
+            batchesInHand++;
+            return true;
+        }
+    }
+
+    /** The batch taken with {@link #takeBatch} is settled (acknowledged, left or rejected). */
+    public void batchDone() {
+        synchronized (batches) {
+            batchesInHand--;
+            batches.notifyAll();
+        }
+    }
+
+    /**
+     * Waits until no consumer has a batch in hand or {@code max} has passed.
+     *
+     * @return the batches still in hand
+     */
+    public int awaitBatchesInHand(Duration max) {
+        long deadline = System.nanoTime() + max.toNanos();
+        synchronized (batches) {
+            while (batchesInHand > 0) {
+                long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    batches.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return batchesInHand;
+        }
     }
 
     /** True from the moment the service begins to stop. */

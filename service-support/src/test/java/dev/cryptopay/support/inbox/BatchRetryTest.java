@@ -111,9 +111,9 @@ class BatchRetryTest {
     void aBatchLeftAtAStopIsNeitherAcknowledgedNorRejected() throws Exception {
         Stopping stopping = new Stopping();
         BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
-        stopping.begin();
         Settled batch = new Settled();
         CompletionStage<Void> settled = retry.settle(batch.message, () -> retry.run(() -> "storing 7 events", () -> {
+            stopping.begin(); // the stop begins while the batch is in hand
             throw new IllegalStateException("EntityManagerFactory is closed");
         }));
         // Completed normally: the messaging layer neither logs a failure nor fails the channel.
@@ -126,16 +126,47 @@ class BatchRetryTest {
     void aBatchInterruptedAtAStopIsLeftForTheNextStart() throws Exception {
         Stopping stopping = new Stopping();
         BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
-        stopping.begin();
         Settled batch = new Settled();
         // As a consumer applying partitions on a pool of its own reports a pool thread interrupted by its stop.
         CompletionStage<Void> settled = retry.settle(batch.message, () -> {
+            stopping.begin();
             throw new IllegalStateException("applying a partition's records failed", new InterruptedException());
         });
         assertNull(settled.toCompletableFuture().get(5, TimeUnit.SECONDS));
         assertEquals(0, batch.acks.get());
         assertNull(batch.nacked.get());
         assertTrue(!Thread.currentThread().isInterrupted(), "given up at a stop: no interrupt is passed on");
+    }
+
+    @Test
+    void aBatchReachingTheConsumerOnceTheStopBeganIsNotStarted() throws Exception {
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
+        stopping.begin();
+        Settled batch = new Settled();
+        AtomicInteger attempts = new AtomicInteger();
+        CompletionStage<Void> settled = retry.settle(batch.message, () -> "storing 3 events",
+                attempts::incrementAndGet);
+        assertNull(settled.toCompletableFuture().get(5, TimeUnit.SECONDS));
+        assertEquals(0, attempts.get(), "not started: the stop does not wait for it");
+        assertEquals(0, batch.acks.get(), "not acknowledged: the next start reads it again");
+        assertNull(batch.nacked.get());
+        assertEquals(0, stopping.awaitBatchesInHand(Duration.ZERO), "nothing left in hand");
+    }
+
+    @Test
+    void theStopWaitsForTheBatchInHandUntilItIsSettled() throws Exception {
+        Stopping stopping = new Stopping();
+        BatchRetry retry = new BatchRetry(stopping, Duration.ofMinutes(1), Duration.ofMinutes(1));
+        Settled batch = new Settled();
+        AtomicInteger inHand = new AtomicInteger(-1);
+        retry.settle(batch.message, () -> "storing 2 events", () -> {
+            stopping.begin();
+            inHand.set(stopping.awaitBatchesInHand(Duration.ZERO));
+        });
+        assertEquals(1, inHand.get(), "in hand while it is stored");
+        assertEquals(1, batch.acks.get(), "stored after the stop began: acknowledged as usual");
+        assertEquals(0, stopping.awaitBatchesInHand(Duration.ZERO), "settled: the stop's wait ends");
     }
 
     @Test

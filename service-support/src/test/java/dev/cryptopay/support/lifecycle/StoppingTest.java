@@ -6,11 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.runtime.ShutdownEvent;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 import org.junit.jupiter.api.Test;
 
-/** A background run's failure is a WARN while the service runs and DEBUG once it stops (docs/decisions.md §103). */
+/**
+ * A background run's failure is a WARN while the service runs and DEBUG once it stops (docs/decisions.md §103); the
+ * stop waits for consumers' batches in hand and no batch starts once it began (§119).
+ */
 class StoppingTest {
 
     /** Keeps what was logged, as "LEVEL message". */
@@ -63,5 +68,40 @@ class StoppingTest {
 
         assertEquals(List.of("WARN outbox relay paused, will retry: Connection refused",
                 "DEBUG outbox relay paused, will retry: EntityManagerFactory is closed"), log.lines);
+    }
+
+    @Test
+    void theStopWaitsForABatchInHandAndStartsNoOther() throws Exception {
+        Stopping stopping = new Stopping();
+        assertTrue(stopping.takeBatch(), "a batch starts while the service runs");
+        stopping.begin();
+        assertFalse(stopping.takeBatch(), "none starts once the service is stopping");
+
+        AtomicBoolean stored = new AtomicBoolean();
+        Thread consumer = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            stored.set(true);
+            stopping.batchDone();
+        });
+        assertEquals(0, stopping.awaitBatchesInHand(Duration.ofSeconds(30)), "no batch left in hand");
+        assertTrue(stored.get(), "the wait ended when the batch in hand was done, not before");
+        consumer.join();
+    }
+
+    @Test
+    void aBatchThatOutlastsTheWaitIsReportedStillInHand() {
+        Stopping stopping = new Stopping();
+        assertTrue(stopping.takeBatch());
+        assertTrue(stopping.takeBatch());
+        stopping.batchDone();
+        stopping.begin();
+
+        assertEquals(1, stopping.awaitBatchesInHand(Duration.ofMillis(50)));
+        stopping.batchDone();
+        assertEquals(0, stopping.awaitBatchesInHand(Duration.ofMillis(50)));
     }
 }

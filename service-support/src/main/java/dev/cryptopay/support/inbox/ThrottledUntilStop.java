@@ -1,0 +1,135 @@
+package dev.cryptopay.support.inbox;
+
+import dev.cryptopay.support.lifecycle.Stopping;
+import io.quarkus.arc.Unremovable;
+import io.smallrye.common.annotation.Identifier;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
+import io.smallrye.reactive.messaging.kafka.KafkaConnectorIncomingConfiguration;
+import io.smallrye.reactive.messaging.kafka.KafkaConsumer;
+import io.smallrye.reactive.messaging.kafka.commit.ContextHolder;
+import io.smallrye.reactive.messaging.kafka.commit.KafkaCommitHandler;
+import io.vertx.mutiny.core.Context;
+import io.vertx.mutiny.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Collection;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
+
+/**
+ * SmallRye's throttled commit strategy (its default: offsets are committed up to the first record not yet
+ * acknowledged), except that once the service is stopping a record read from the broker is no longer handed to the
+ * consumer: it is held back, never acknowledged, so its offset is not committed and the next start reads it again
+ * (docs/decisions.md §119). Every consumer of the suite uses it ({@value #STRATEGY}, the connector's default in
+ * service-support's configuration).
+ *
+ * <p>Why: the throttled strategy asks the broker for a partition's committed offset the first time a record of that
+ * partition reaches the consumer ({@code received}), and at the channel's close it forgets every partition before the
+ * Kafka consumer is closed. A record read before the close but handed on after it (the client keeps a few polled
+ * batches ready) then asked a closed consumer, which failed the channel: "This consumer has already been closed",
+ * logged as an ERROR at a stop under a backlog. Holding records back from the stop's beginning also means the stop
+ * starts no new batch: what is read after it is read again by the next start, which every consumer absorbs (idempotent
+ * on the event id). A wrapper rather than a copy of SmallRye's class: its constructor is private, and everything but
+ * {@link #received} is its own.
+ */
+public final class ThrottledUntilStop extends ContextHolder implements KafkaCommitHandler {
+
+    /** The commit strategy's name ({@code mp.messaging.incoming.<channel>.commit-strategy}). */
+    public static final String STRATEGY = "throttled-until-stop";
+
+    private static final Logger LOG = Logger.getLogger(ThrottledUntilStop.class);
+
+    private final KafkaCommitHandler throttled;
+    private final Stopping stopping;
+    private final String channel;
+    private final AtomicBoolean holding = new AtomicBoolean();
+    private volatile boolean terminated;
+
+    ThrottledUntilStop(Vertx vertx, KafkaCommitHandler throttled, Stopping stopping, String channel) {
+        super(vertx, throttled instanceof ContextHolder holder ? holder.getTimeoutInMillis() : 60_000);
+        this.throttled = throttled;
+        this.stopping = stopping;
+        this.channel = channel;
+    }
+
+    /** Creates the strategy for a channel: SmallRye's throttled strategy, wrapped. */
+    @ApplicationScoped
+    @Unremovable
+    @Identifier(STRATEGY)
+    public static class Factory implements KafkaCommitHandler.Factory {
+
+        private final KafkaCommitHandler.Factory throttled;
+        private final Stopping stopping;
+
+        public Factory(@Identifier(Strategy.THROTTLED) KafkaCommitHandler.Factory throttled, Stopping stopping) {
+            this.throttled = throttled;
+            this.stopping = stopping;
+        }
+
+        @Override
+        public KafkaCommitHandler create(KafkaConnectorIncomingConfiguration config, Vertx vertx,
+                KafkaConsumer<?, ?> consumer, BiConsumer<Throwable, Boolean> reportFailure) {
+            return new ThrottledUntilStop(vertx, throttled.create(config, vertx, consumer, reportFailure), stopping,
+                    config.getChannel());
+        }
+    }
+
+    /** The record as the throttled strategy passes it on, or, once the service is stopping, never. */
+    @Override
+    public <K, V> Uni<IncomingKafkaRecord<K, V>> received(IncomingKafkaRecord<K, V> record) {
+        if (stopping.now() || terminated) {
+            if (holding.compareAndSet(false, true)) {
+                LOG.infof("%s: the service is stopping; records read from the broker and not yet handed to the"
+                        + " consumer are left for the next start", channel);
+            }
+            return Uni.createFrom().nothing();
+        }
+        return throttled.received(record);
+    }
+
+    @Override
+    public void terminate(boolean graceful) {
+        terminated = true;
+        throttled.terminate(graceful);
+    }
+
+    @Override
+    public <K, V> Multi<IncomingKafkaRecord<K, V>> decorateStream(Multi<IncomingKafkaRecord<K, V>> consumed) {
+        return throttled.decorateStream(consumed);
+    }
+
+    @Override
+    public void partitionsAssigned(Collection<TopicPartition> partitions) {
+        throttled.partitionsAssigned(partitions);
+    }
+
+    @Override
+    public void partitionsRevoked(Collection<TopicPartition> partitions) {
+        throttled.partitionsRevoked(partitions);
+    }
+
+    @Override
+    public <K, V> Uni<Void> handle(IncomingKafkaRecord<K, V> record) {
+        return throttled.handle(record);
+    }
+
+    /** The source hands its event-loop context to a strategy that holds one; the throttled strategy runs on it. */
+    @Override
+    public void capture(Context context) {
+        super.capture(context);
+        if (throttled instanceof ContextHolder holder) {
+            holder.capture(context);
+        }
+    }
+
+    @Override
+    public void capture(io.vertx.core.Context context) {
+        super.capture(context);
+        if (throttled instanceof ContextHolder holder) {
+            holder.capture(context);
+        }
+    }
+}
