@@ -85,11 +85,11 @@ public final class BatchRetry {
      * Consumes a batch and settles its message: acknowledged once {@code consume} returns (its offsets may then be
      * committed). The batch is in hand meanwhile ({@link Stopping#takeBatch}): a stop waits for it before the
      * datasources close, and once the service is stopping a batch is not started, neither acknowledged nor rejected
-     * (docs/decisions.md §119). When the batch is left for the next start ({@link LeftForNextStart}, thrown by {@link #run} inside
-     * {@code consume}, or an interrupt once the service is stopping) it is logged at INFO and the message is neither
-     * acknowledged nor rejected: its offsets and every later one stay uncommitted, so the next start reads it again,
-     * and the channel is not failed for a stop. Any other failure rejects the message (the channel's failure strategy
-     * applies, as for an exception thrown out of the consumer method).
+     * (docs/decisions.md §119). When the batch is left for the next start ({@link LeftForNextStart}, thrown by
+     * {@link #run} inside {@code consume}, or an interrupt once the service is stopping) it is logged at INFO and the
+     * message is neither acknowledged nor rejected: its offsets and every later one stay uncommitted, so the next start
+     * reads it again, and the channel is not failed for a stop. Any other failure rejects the message (the channel's
+     * failure strategy applies, as for an exception thrown out of the consumer method).
      *
      * @param consume stores the batch, through {@link #run}
      * @return what the consumer method returns to the messaging layer
@@ -101,7 +101,7 @@ public final class BatchRetry {
             return CompletableFuture.completedFuture(null);
         }
         try {
-            // Settled before the stop's wait is told: an acknowledgement is then queued before the offsets' last commit.
+            // Settled before the stop's wait hears of it: an acknowledgement is queued before the last offset commit.
             return consumeAndSettle(batch, consume);
         } finally {
             stopping.batchDone();
