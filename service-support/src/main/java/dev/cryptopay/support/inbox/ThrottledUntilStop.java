@@ -41,6 +41,10 @@ public final class ThrottledUntilStop extends ContextHolder implements KafkaComm
     public static final String STRATEGY = "throttled-until-stop";
 
     private static final Logger LOG = Logger.getLogger(ThrottledUntilStop.class);
+    static final String HELD_AT_STOP = "%s: the service is stopping; records read from the broker and not yet handed"
+            + " to the consumer are left uncommitted for the next start";
+    static final String HELD_AT_CLOSE = "%s: the channel is closed; records read from the broker and not yet handed"
+            + " to the consumer are left uncommitted for the partitions' next consumer";
 
     private final KafkaCommitHandler throttled;
     private final Stopping stopping;
@@ -80,10 +84,12 @@ public final class ThrottledUntilStop extends ContextHolder implements KafkaComm
     /** The record as the throttled strategy passes it on, or, once the service is stopping, never. */
     @Override
     public <K, V> Uni<IncomingKafkaRecord<K, V>> received(IncomingKafkaRecord<K, V> record) {
-        if (stopping.now() || terminated) {
+        boolean serviceStopping = stopping.now();
+        if (serviceStopping || terminated) {
             if (holding.compareAndSet(false, true)) {
-                LOG.infof("%s: the service is stopping; records read from the broker and not yet handed to the"
-                        + " consumer are left for the next start", channel);
+                // Once per channel: the first reason seen. A channel also closes on its own when it fails (its
+                // failure strategy); its records then wait for the partitions' next consumer, not for a restart.
+                LOG.infof(serviceStopping ? HELD_AT_STOP : HELD_AT_CLOSE, channel);
             }
             return Uni.createFrom().nothing();
         }

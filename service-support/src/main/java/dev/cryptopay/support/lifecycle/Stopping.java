@@ -3,6 +3,7 @@ package dev.cryptopay.support.lifecycle;
 import io.quarkus.runtime.ShutdownEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import jakarta.interceptor.Interceptor;
 import java.time.Duration;
@@ -25,25 +26,36 @@ import org.jboss.logging.Logger;
  * under way (docs/decisions.md §80).
  *
  * <p>A consumer's batch in hand when the stop begins is let finish ({@link #takeBatch}): the stop waits up to
- * {@link #BATCH_WAIT} for it, after the service's own observers of the stop and before Quarkus closes the datasources,
- * and no batch starts once the service is stopping (docs/decisions.md §119). Without the wait a batch still being
- * stored met the closing datasource: its transaction rolled back with WARNs from the pool and the transaction manager,
- * and the messaging layer, running on after the container had stopped, logged an ERROR.
+ * {@code cryptopay.stop.batch-wait} ({@link StopConfig}, 5 s by default) for it, after the service's own observers of
+ * the stop and before Quarkus closes the datasources, and no batch starts once the service is stopping
+ * (docs/decisions.md §119). Without the wait a batch still being stored met the closing datasource: its transaction
+ * rolled back with WARNs from the pool and the transaction manager, and the messaging layer, running on after the
+ * container had stopped, logged an ERROR.
  */
 @Singleton
 public class Stopping {
 
-    /**
-     * How long the stop waits for consumers' batches in hand: a batch is one database transaction of at most a few
-     * thousand events, well under a second on a working database; one that takes longer is left for the next start.
-     */
-    public static final Duration BATCH_WAIT = Duration.ofSeconds(5);
-
     private static final Logger LOG = Logger.getLogger(Stopping.class);
 
+    private final Duration batchWait;
     private final CountDownLatch stopping = new CountDownLatch(1);
     private final Object batches = new Object();
     private int batchesInHand;
+
+    @Inject
+    Stopping(StopConfig config) {
+        this(config.batchWait());
+    }
+
+    /** For unit tests: the stop waits up to {@code batchWait} for batches in hand. */
+    public Stopping(Duration batchWait) {
+        this.batchWait = batchWait;
+    }
+
+    /** For unit tests: the default wait, 5 s. */
+    public Stopping() {
+        this(Duration.ofSeconds(5));
+    }
 
     /** Before the service's own observers of the stop: what they interrupt sees that the service is stopping. */
     void onStop(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE) ShutdownEvent event) {
@@ -52,10 +64,10 @@ public class Stopping {
 
     /** After the service's own observers of the stop (which may end a batch's wait), before the datasources close. */
     void awaitBatches(@Observes @Priority(Interceptor.Priority.PLATFORM_AFTER) ShutdownEvent event) {
-        int left = awaitBatchesInHand(BATCH_WAIT);
+        int left = awaitBatchesInHand(batchWait);
         if (left > 0) {
-            LOG.infof("%d consumer batch(es) still in hand after %d s of the stop; not acknowledged, so the next start"
-                    + " reads them again", left, BATCH_WAIT.toSeconds());
+            LOG.infof("%d consumer batch(es) still in hand after %d ms of the stop (cryptopay.stop.batch-wait); not"
+                    + " acknowledged, so the next start reads them again", left, batchWait.toMillis());
         }
     }
 
@@ -65,7 +77,7 @@ public class Stopping {
     }
 
     /**
-     * A consumer takes a batch in hand: true, and the stop waits for {@link #batchDone} (up to {@link #BATCH_WAIT});
+     * A consumer takes a batch in hand: true, and the stop waits for {@link #batchDone} (up to the batch wait);
      * or false once the service is stopping, when the batch must not be started.
      */
     public boolean takeBatch() {

@@ -104,4 +104,19 @@ class StoppingTest {
         stopping.batchDone();
         assertEquals(0, stopping.awaitBatchesInHand(Duration.ofMillis(50)));
     }
+
+    @Test
+    void theStopWaitsAsLongAsConfiguredForABatchThatDoesNotEnd() {
+        Stopping stopping = new Stopping(Duration.ofMillis(300));
+        assertTrue(stopping.takeBatch());
+        stopping.onStop(new ShutdownEvent());
+
+        long started = System.nanoTime();
+        stopping.awaitBatches(new ShutdownEvent());
+        long waitedMillis = Duration.ofNanos(System.nanoTime() - started).toMillis();
+
+        // The wait counts whole milliseconds, so it may end up to one early.
+        assertTrue(waitedMillis >= 298, "the stop waited the configured 300 ms, not less: " + waitedMillis);
+        assertTrue(waitedMillis < 5_000, "nor the default 5 s: " + waitedMillis);
+    }
 }
