@@ -37,6 +37,28 @@ final class ForwardedRequest extends HttpServerRequestWrapper {
         return response;
     }
 
+    /**
+     * The proxy pauses the request it forwards, to pipe its body; a request whose body the gateway has read already
+     * (JSON bodies, §120) has ended, and an HTTP/2 request refuses to pause once ended ("Request has already been
+     * read", which left its client without an answer). An ended request has nothing left to pause.
+     */
+    @Override
+    public HttpServerRequest pause() {
+        if (!isEnded()) {
+            super.pause();
+        }
+        return this;
+    }
+
+    /** As {@link #pause}: an ended HTTP/2 request refuses to resume too. */
+    @Override
+    public HttpServerRequest resume() {
+        if (!isEnded()) {
+            super.resume();
+        }
+        return this;
+    }
+
     /** The client's answer, reset by closing its HTTP/1 connection (class comment). */
     private static final class ResetByClosing extends AbstractResponseWrapper {
         private final HttpServerRequest request;

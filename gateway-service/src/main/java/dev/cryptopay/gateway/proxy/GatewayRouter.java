@@ -31,6 +31,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.impl.HttpServerRequestInternal;
 import io.vertx.core.impl.ContextInternal;
 import io.vertx.core.streams.ReadStream;
@@ -221,6 +222,12 @@ public class GatewayRouter {
             tooLarge(ctx, limit);
             return;
         }
+        if (multipart && unknownLength(request)) {
+            // An upload is streamed to its service as it arrives, which needs its length over HTTP/2 (below).
+            respond(ctx, new ApiException(411, "length_required", "Length required",
+                    "A multipart upload over HTTP/2 must declare its Content-Length.", null, null));
+            return;
+        }
         request.pause();
         MultiMap headers = request.headers();
         String method = request.method().name();
@@ -249,8 +256,16 @@ public class GatewayRouter {
                         respond(ctx, tooManyRequests(wait.getAsLong()));
                         return;
                     }
-                    if (multipart || !hasBody(method)) {
+                    if (multipart || (!hasBody(method) && !unknownLength(request))) {
                         forward(ctx, route, admitted, new Forwarding(null, null, null));
+                    } else if (!hasBody(method)) {
+                        // An HTTP/2 request may end its stream with an empty DATA frame (Java's HttpClient does),
+                        // which the proxy would pipe to a service request of no declared length and not chunked:
+                        // Vert.x refuses the write ("You must set the Content-Length header"), an uncaught ERROR.
+                        // Read to its end, the request is forwarded with its length (docs/decisions.md §120).
+                        tracked.stage = "reading its body";
+                        readBody(ctx, limit).onSuccess(
+                                body -> forward(ctx, route, admitted, new Forwarding(body, null, null)));
                     } else {
                         tracked.stage = "reading its body";
                         readBody(ctx, limit).onSuccess(body -> {
@@ -479,6 +494,14 @@ public class GatewayRouter {
     private static boolean isMultipart(HttpServerRequest request) {
         String type = request.getHeader("Content-Type");
         return type != null && type.toLowerCase().startsWith("multipart/");
+    }
+
+    /**
+     * An HTTP/2 request without Content-Length: its body's length is known only at its end. (Over HTTP/1.1 such a
+     * request is chunked, and the proxy sends it on chunked; HTTP/2 has no chunked encoding.)
+     */
+    private static boolean unknownLength(HttpServerRequest request) {
+        return request.version() == HttpVersion.HTTP_2 && request.getHeader("Content-Length") == null;
     }
 
     private static long declaredLength(HttpServerRequest request) {

@@ -3,6 +3,7 @@ package dev.cryptopay.gateway.proxy;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpExchange;
@@ -19,7 +20,12 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +78,10 @@ class GatewayUnansweredTest {
     static final CountDownLatch LOOKUP_LET_GO = new CountDownLatch(1);
     static final CountDownLatch GONE_HELD = new CountDownLatch(1);
     static final CountDownLatch GONE_LET_GO = new CountDownLatch(1);
+    static final CountDownLatch STREAM_HELD = new CountDownLatch(1);
+    static final CountDownLatch STREAM_LET_GO = new CountDownLatch(1);
     static HttpServer webhookService;
+    static HttpServer transactionService;
     static HttpServer merchantService;
     static HttpServer subscriptionService;
     static HttpServer reportingService;
@@ -92,6 +101,10 @@ class GatewayUnansweredTest {
         subscriptionService = StandInService.start(9083, Executors.newCachedThreadPool(), exchange -> {
             GONE_HELD.countDown();
             await(GONE_LET_GO);
+        });
+        transactionService = StandInService.start(9082, Executors.newCachedThreadPool(), exchange -> {
+            STREAM_HELD.countDown();
+            await(STREAM_LET_GO);
         });
         reportingService = StandInService.start(9085, Executors.newCachedThreadPool(),
                 exchange -> StandInService.pause(2));
@@ -123,7 +136,9 @@ class GatewayUnansweredTest {
         LET_GO.countDown();
         LOOKUP_LET_GO.countDown();
         GONE_LET_GO.countDown();
+        STREAM_LET_GO.countDown();
         webhookService.stop(0);
+        transactionService.stop(0);
         merchantService.stop(0);
         subscriptionService.stop(0);
         reportingService.stop(0);
@@ -147,8 +162,13 @@ class GatewayUnansweredTest {
 
     /** Polls for up to 5 s until the gateway has no request left unanswered; returns what is left. */
     private List<String> settled() throws InterruptedException {
+        return settled(0);
+    }
+
+    /** Polls for up to 5 s until the gateway has at most {@code held} requests unanswered; returns them. */
+    private List<String> settled(int held) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!router.unanswered().isEmpty() && System.nanoTime() < deadline) {
+        while (router.unanswered().size() > held && System.nanoTime() < deadline) {
             Thread.sleep(20);
         }
         return router.unanswered();
@@ -233,6 +253,44 @@ class GatewayUnansweredTest {
         assertTrue(answer.contains("{\"data\":["), "and the part of its body that came: " + answer);
         assertFalse(answer.endsWith("0\r\n\r\n"), "the client saw the answer end as if complete: " + answer);
         assertEquals(List.of(), settled(), "the closed connection ended the request");
+    }
+
+    @Test
+    void anHttp2AnswerTheProxyCouldNotFinishResetsItsStreamAndNotTheConnection() throws Exception {
+        // Over HTTP/2 (cleartext, upgraded from HTTP/1.1 by the JDK's client) the proxy's reset ends the one stream:
+        // the request is done in the gateway's record, and a request on another stream of the same connection, held
+        // by its service meanwhile, is still answered (closing the connection, as the HTTP/1 answer does, would have
+        // cut it off; docs/decisions.md §118).
+        URI base = URI.create("http://127.0.0.1:" + RestAssured.port);
+        HttpRequest summary = HttpRequest.newBuilder(base.resolve("/accounts/" + ACCOUNT + "/reporting/summary"))
+                .timeout(Duration.ofSeconds(10)).header("X-Api-Key", ADMIN).build();
+        HttpRequest held = HttpRequest.newBuilder(base.resolve("/transactions"))
+                .timeout(Duration.ofSeconds(10)).header("X-Api-Key", ADMIN)
+                .header("X-Account-Id", ACCOUNT.toString()).build();
+        HttpRequest cutOff = HttpRequest.newBuilder(base.resolve("/accounts/" + ACCOUNT + "/merchants"))
+                .timeout(Duration.ofSeconds(10)).header("X-Api-Key", ADMIN).build();
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
+            HttpResponse<String> first = client.send(summary, HttpResponse.BodyHandlers.ofString());
+            assertEquals(HttpClient.Version.HTTP_2, first.version(), "the gateway speaks HTTP/2 on this connection");
+            assertEquals(200, first.statusCode());
+
+            CompletableFuture<HttpResponse<String>> heldAnswer =
+                    client.sendAsync(held, HttpResponse.BodyHandlers.ofString());
+            assertTrue(STREAM_HELD.await(10, TimeUnit.SECONDS), "the request reached the stand-in transaction-service");
+
+            assertThrows(IOException.class, () -> client.send(cutOff, HttpResponse.BodyHandlers.ofString()),
+                    "the client learns that the answer broke off");
+            List<String> left = settled(1);
+            assertEquals(1, left.size(), "only the held request is left: " + left);
+            assertTrue(left.get(0).startsWith("GET /transactions, forwarded to TRANSACTION"), left.get(0));
+
+            STREAM_LET_GO.countDown();
+            HttpResponse<String> answer = heldAnswer.get(10, TimeUnit.SECONDS);
+            assertEquals(HttpClient.Version.HTTP_2, answer.version());
+            assertEquals(200, answer.statusCode(), "the other stream of the connection was answered");
+            assertEquals("{\"ok\":true}", answer.body());
+        }
+        assertEquals(List.of(), settled(), "nothing is left once the held request was answered");
     }
 
     @Test
