@@ -113,10 +113,32 @@ public final class PacedJob {
         }
     }
 
-    /** No run begins after this; one under way finishes (it is not interrupted in the middle of a statement). */
-    public synchronized void stop() {
-        stopped = true;
-        thread.shutdown();
+    /**
+     * How long {@link #stop} waits for a run under way: a run is a few database transactions (a batch of expiries, of
+     * outbox events), well under a second; one that takes longer is cut off by the stop as before.
+     */
+    static final Duration STOP_WAIT = Duration.ofSeconds(5);
+
+    /**
+     * No run begins after this; one under way finishes, and the stop waits for it up to {@link #STOP_WAIT} (it is not
+     * interrupted in the middle of a statement). A service stops its jobs from its {@code ShutdownEvent} observers,
+     * before Quarkus closes the datasources: without the wait a run still committing met the closed
+     * EntityManagerFactory, and the transaction manager logged a WARN for its rollback (docs/decisions.md §121).
+     */
+    public void stop() {
+        synchronized (this) {
+            stopped = true;
+            thread.shutdown();
+        }
+        // Outside the lock: a run ends by taking it (its next timed run is set then, and refused).
+        try {
+            if (!thread.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                LOG.infof("%s: a run still under way after %d s of the stop; the stop goes on without it", name,
+                        STOP_WAIT.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** True once {@link #stop} was called: the service is stopping (a run under way may use it to end early). */

@@ -150,6 +150,24 @@ class PacedJobTest {
         assertEquals(after, runs.get(), "no timed or early run after stop");
     }
 
+    @Test
+    void stopWaitsForTheRunUnderWay() throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicBoolean finished = new AtomicBoolean();
+        job = new PacedJob("test-paced", new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)), timed -> {
+            running.countDown();
+            sleep(Duration.ofMillis(300)); // a batch being committed
+            finished.set(true);
+            return false;
+        });
+        job.start(Duration.ZERO);
+        assertTrue(running.await(2, TimeUnit.SECONDS), "the run began");
+
+        job.stop();
+
+        assertTrue(finished.get(), "stop returned only once the run under way had finished");
+    }
+
     /** A job whose runs find nothing to do (counted in {@code runs}), its backoff already at the 30 s cap. */
     private static PacedJob idleJobBackedOffToTheCap(Duration interval, AtomicInteger runs) {
         IdleBackoff backoff = new IdleBackoff(interval, Duration.ofSeconds(30));

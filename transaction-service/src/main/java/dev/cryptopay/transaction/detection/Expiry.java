@@ -87,14 +87,16 @@ public class Expiry {
         try {
             int claimed;
             int expired = 0;
+            // A full batch: there may be more, unless the service is stopping (its stop waits for the batch in hand
+            // only, and the next start expires the rest).
             do {
                 claimed = QuarkusTransaction.requiringNew().call(this::expireTransactions);
                 expired += claimed;
-            } while (claimed == config.detection().expiryBatch()); // a full batch: there may be more
+            } while (claimed == config.detection().expiryBatch() && !stopping.now());
             do {
                 claimed = QuarkusTransaction.requiringNew().call(this::expireRequests);
                 expired += claimed;
-            } while (claimed == config.detection().expiryBatch());
+            } while (claimed == config.detection().expiryBatch() && !stopping.now());
             return expired == 0 && !QuarkusTransaction.requiringNew().call(this::anythingOpen);
         } catch (RuntimeException e) {
             stopping.paused(LOG, "Expiry paused until the next run: %s", e.getMessage());
