@@ -34,7 +34,7 @@ class GatewayClientGoneTest {
     static final CountDownLatch REACHED = new CountDownLatch(1);
     static HttpServer slowWebhookService;
 
-    private RouterWarnings warnings;
+    private CapturedLog warnings;
 
     @BeforeAll
     static void start() throws Exception {
@@ -54,7 +54,7 @@ class GatewayClientGoneTest {
 
     @BeforeEach
     void captureWarnings() {
-        warnings = RouterWarnings.capture();
+        warnings = CapturedLog.routerWarnings();
     }
 
     @AfterEach

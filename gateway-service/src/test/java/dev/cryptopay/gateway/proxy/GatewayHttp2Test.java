@@ -16,10 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,23 +39,7 @@ class GatewayHttp2Test {
     /** A request not answered by then failed (Java's HttpClient waits for ever by default). */
     static final Duration ANSWER_WITHIN = Duration.ofSeconds(10);
 
-    private final List<String> errors = new CopyOnWriteArrayList<>();
-    private final Handler errorLog = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.SEVERE.intValue()) {
-                errors.add(record.getLoggerName() + ": " + record.getMessage());
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private CapturedLog errors;
     private HttpClient client;
     private URI base;
 
@@ -82,7 +62,7 @@ class GatewayHttp2Test {
 
     @BeforeEach
     void open() throws Exception {
-        Logger.getLogger("").addHandler(errorLog);
+        errors = CapturedLog.errors();
         RECEIVED.clear();
         base = URI.create("http://127.0.0.1:" + RestAssured.port);
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
@@ -97,7 +77,7 @@ class GatewayHttp2Test {
     @AfterEach
     void close() {
         client.close();
-        Logger.getLogger("").removeHandler(errorLog);
+        errors.close();
     }
 
     private HttpRequest get(String path) {
@@ -118,7 +98,7 @@ class GatewayHttp2Test {
             assertTrue(received.startsWith("GET /accounts/" + ACCOUNT + "/webhooks, Content-Length: "), received);
             assertTrue(received.endsWith(", "), "no body: " + received);
         }
-        assertEquals(List.of(), errors, "no ERROR while forwarding HTTP/2 GETs");
+        assertEquals(List.of(), errors.messages(), "no ERROR while forwarding HTTP/2 GETs");
     }
 
     static final String JSON = "{\"url\":\"https://merchant.example/hooks\",\"events\":[\"transaction.confirmed\"]}";
@@ -138,7 +118,6 @@ class GatewayHttp2Test {
     }
 
     private void postJson(HttpRequest.BodyPublisher body) throws Exception {
-        String json = JSON;
         HttpRequest post = HttpRequest.newBuilder(base.resolve("/accounts/" + ACCOUNT + "/webhooks"))
                 .timeout(ANSWER_WITHIN).header("X-Api-Key", ADMIN).header("Content-Type", "application/json")
                 .POST(body)
@@ -148,9 +127,9 @@ class GatewayHttp2Test {
 
         assertEquals(HttpClient.Version.HTTP_2, answer.version());
         assertEquals(200, answer.statusCode());
-        assertEquals(List.of("POST /accounts/" + ACCOUNT + "/webhooks, Content-Length: " + json.length() + ", " + json),
+        assertEquals(List.of("POST /accounts/" + ACCOUNT + "/webhooks, Content-Length: " + JSON.length() + ", " + JSON),
                 RECEIVED);
-        assertEquals(List.of(), errors);
+        assertEquals(List.of(), errors.messages());
     }
 
     @Test
@@ -169,6 +148,6 @@ class GatewayHttp2Test {
         assertEquals(411, answer.statusCode(), answer.body());
         assertEquals("application/problem+json", answer.headers().firstValue("Content-Type").orElse(null));
         assertTrue(answer.body().contains("\"code\":\"length_required\""), answer.body());
-        assertEquals(List.of(), errors);
+        assertEquals(List.of(), errors.messages());
     }
 }

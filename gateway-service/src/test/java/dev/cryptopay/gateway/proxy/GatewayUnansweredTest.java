@@ -186,7 +186,7 @@ class GatewayUnansweredTest {
                 "GET /accounts/\\{accountUUID}/webhooks, forwarded to WEBHOOK, for \\d+ ms"), unanswered.get(0));
 
         List<String> warnings;
-        try (RouterWarnings captured = RouterWarnings.capture()) {
+        try (CapturedLog captured = CapturedLog.routerWarnings()) {
             router.stop(new ShutdownEvent()); // what Quarkus calls after its wait for requests in flight
             warnings = captured.messages();
         }
