@@ -4,7 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
-/** What a service's stop waits for (docs/decisions.md §119, §120). */
+/** What a service's stop waits for (docs/decisions.md §119). */
 @ConfigMapping(prefix = "cryptopay.stop")
 public interface StopConfig {
 
