@@ -1,6 +1,7 @@
 package dev.cryptopay.transaction.chain;
 
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
 import dev.cryptopay.transaction.domain.Clock;
@@ -183,8 +184,7 @@ public class SandboxChain {
 
     /** Serialises writers of one network's chain until the transaction ends. */
     private void lock(String network) {
-        em.createNativeQuery("select pg_advisory_xact_lock(hashtext(:key))")
-                .setParameter("key", "sandbox-chain:" + network).getSingleResult();
+        TransactionLocks.take("sandbox-chain:" + network);
     }
 
     private SandboxBlock headBlock(String network) {

@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.payout;
 
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.support.catalogue.Catalogue;
+import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.support.time.PacedJob;
@@ -280,8 +281,7 @@ public class RefundPayouts {
     }
 
     private void lockNetwork(String network) {
-        em.createNativeQuery("select pg_advisory_xact_lock(hashtext(:key))")
-                .setParameter("key", "treasury:" + network).getSingleResult();
+        TransactionLocks.take("treasury:" + network);
     }
 
     private String tokenContract(Refund leg) {

@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.service;
 
+import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.limits.AccountLimits;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.transaction.domain.MerchantView;
@@ -112,8 +113,7 @@ public class OpenTransactionQuota {
             bounds.remove(merchant.merchantId);
         }
         if (open >= max - NEAR) {
-            em.createNativeQuery("select pg_advisory_xact_lock(hashtext(:key))")
-                    .setParameter("key", "open-transactions:" + merchant.merchantId).getSingleResult();
+            TransactionLocks.take("open-transactions:" + merchant.merchantId);
             open = countOpen(merchant.merchantId, max);
         }
         if (open >= max) {
