@@ -8,11 +8,13 @@ import dev.cryptopay.merchant.service.KeyService;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.support.web.PathIds;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -39,8 +41,9 @@ public class KeyResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
-    public Response create(@PathParam("accountUUID") String accountUUID,
-            @QueryParam("merchantUUID") String merchantUUID, CreateKeyRequest body) {
+    public Response create(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey,
+            @PathParam("accountUUID") String accountUUID, @QueryParam("merchantUUID") String merchantUUID,
+            CreateKeyRequest body) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
         CreateKeyRequest request = body == null ? new CreateKeyRequest(null, null, null) : body;
         Validation validation = new Validation()
@@ -63,11 +66,8 @@ public class KeyResource {
             }
         }
         validation.throwIfInvalid();
-        KeyService.NewKey created = keys.create(accountId, request.keyType(), request.name().strip(),
-                request.role(), merchant);
-        return Response.status(Response.Status.CREATED)
-                .entity(new GeneratedKey(created.plainKey(), created.plainPrivateKey()))
-                .build();
+        return keys.create(caller, accountId, request.keyType(), request.name().strip(), request.role(), merchant,
+                idempotencyKey, created -> new GeneratedKey(created.plainKey(), created.plainPrivateKey())).created();
     }
 
     @GET

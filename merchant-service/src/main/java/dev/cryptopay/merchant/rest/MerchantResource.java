@@ -13,11 +13,13 @@ import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.support.web.PathIds;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -51,10 +53,11 @@ public class MerchantResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
-    public Response create(@PathParam("accountUUID") String accountUUID, MerchantRequest body) {
+    public Response create(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey,
+            @PathParam("accountUUID") String accountUUID, MerchantRequest body) {
         UUID accountId = account(accountUUID);
-        Merchant created = merchants.create(accountId, MerchantMapper.draft(body));
-        return Response.status(Response.Status.CREATED).entity(MerchantMapper.view(created)).build();
+        return merchants.create(caller, accountId, MerchantMapper.draft(body), idempotencyKey, MerchantMapper::view)
+                .created();
     }
 
     @PUT

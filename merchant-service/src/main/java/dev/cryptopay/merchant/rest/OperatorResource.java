@@ -8,11 +8,14 @@ import dev.cryptopay.merchant.rest.KeyDtos.GeneratedKey;
 import dev.cryptopay.merchant.service.AccountConfigService;
 import dev.cryptopay.merchant.service.AccountService;
 import dev.cryptopay.merchant.service.AccountSettingsPatch;
+import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
 import dev.cryptopay.support.validation.Validation;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.support.web.PathIds;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
@@ -43,25 +46,27 @@ public class OperatorResource {
 
     private final AccountService accounts;
     private final AccountConfigService configs;
+    private final Caller caller;
 
-    public OperatorResource(AccountService accounts, AccountConfigService configs) {
+    public OperatorResource(AccountService accounts, AccountConfigService configs, Caller caller) {
         this.accounts = accounts;
         this.configs = configs;
+        this.caller = caller;
     }
 
     @POST
-    public Response createAccount(CreateAccountRequest body) {
+    public Response createAccount(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey,
+            CreateAccountRequest body) {
         CreateAccountRequest request = body == null ? new CreateAccountRequest(null, null) : body;
         new Validation()
                 .requiredText("name", request.name())
                 .requiredText("email", request.email())
                 .email("email", request.email())
                 .throwIfInvalid();
-        AccountService.NewAccount created = accounts.create(request.name(), request.email());
-        return Response.status(Response.Status.CREATED)
-                .entity(new CreatedAccount(created.account().id.toString(),
+        return accounts.create(caller, request.name(), request.email(), idempotencyKey,
+                created -> new CreatedAccount(created.account().id.toString(),
                         new GeneratedKey(created.apiKey().plainKey(), created.apiKey().plainPrivateKey())))
-                .build();
+                .created();
     }
 
     /** Sets the account's read-only fields (partial); answers the full account configuration. */

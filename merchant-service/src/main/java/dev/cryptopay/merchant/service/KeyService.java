@@ -1,20 +1,24 @@
 package dev.cryptopay.merchant.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.KeyState;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.merchant.domain.AccountKey;
 import dev.cryptopay.merchant.domain.Merchant;
+import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.limits.AccountLimits;
 import dev.cryptopay.support.outbox.Outbox;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.KeyHash;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /** Creates, lists and revokes keys; every change is published on the compacted keys topic through the outbox. */
 @ApplicationScoped
@@ -26,15 +30,33 @@ public class KeyService {
     private final SecretGenerator secrets;
     private final Outbox outbox;
     private final AccountLimits limits;
+    private final IdempotentCreations creations;
 
-    public KeyService(SecretGenerator secrets, Outbox outbox, AccountLimits limits) {
+    public KeyService(SecretGenerator secrets, Outbox outbox, AccountLimits limits, IdempotentCreations creations) {
         this.secrets = secrets;
         this.outbox = outbox;
         this.limits = limits;
+        this.creations = creations;
     }
 
     /** A new key with its plain secrets, which exist only in this answer. */
     public record NewKey(AccountKey key, String plainKey, String plainPrivateKey) {
+    }
+
+    /** What a key creation was asked, as its Idempotency-Key record compares it. */
+    private record KeyRequest(String keyType, String name, String role, UUID merchantUUID) {
+    }
+
+    /**
+     * {@link #create(UUID, String, String, String, UUID)} once per caller and Idempotency-Key (docs/decisions.md
+     * §122): a retry the gateway could not answer gets the first answer, its secrets {@code null} (they are shown
+     * once, §28), not a second key nobody holds. {@code answer} is what the API shows of the new key.
+     */
+    @Transactional
+    public IdempotentCreations.Once<JsonNode> create(Caller caller, UUID accountId, String keyType, String name,
+            String role, UUID merchantUUID, String idempotencyKey, Function<NewKey, ?> answer) {
+        return creations.onceAsJson(caller, idempotencyKey, new KeyRequest(keyType, name, role, merchantUUID),
+                () -> answer.apply(create(accountId, keyType, name, role, merchantUUID)));
     }
 
     /**

@@ -1,14 +1,17 @@
 package dev.cryptopay.merchant.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cryptopay.events.MerchantConfiguration;
 import dev.cryptopay.merchant.domain.Account;
 import dev.cryptopay.merchant.domain.Merchant;
 import dev.cryptopay.merchant.domain.MerchantLogo;
 import dev.cryptopay.support.environment.Environment;
+import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
@@ -16,6 +19,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 
 /** Merchants of an account: create, replace, read, list, archive, logo. Every change publishes the merchant. */
 @ApplicationScoped
@@ -24,14 +28,28 @@ public class MerchantService {
     private final MerchantEvents events;
     private final boolean sandbox;
     private final ConsistentReads consistentReads;
+    private final IdempotentCreations creations;
 
-    public MerchantService(MerchantEvents events, Environment environment, ConsistentReads consistentReads) {
+    public MerchantService(MerchantEvents events, Environment environment, ConsistentReads consistentReads,
+            IdempotentCreations creations) {
         this.events = events;
         this.sandbox = environment.isSandbox();
         this.consistentReads = consistentReads;
+        this.creations = creations;
     }
 
     public record Page(List<Merchant> merchants, long totalCount) {
+    }
+
+    /**
+     * {@link #create(UUID, MerchantDraft)} once per caller and Idempotency-Key (docs/decisions.md §122): a retry the
+     * gateway could not answer gets the first answer, not a second merchant. {@code answer} is what the API shows of
+     * the new merchant, kept as JSON for the retries.
+     */
+    @Transactional
+    public IdempotentCreations.Once<JsonNode> create(Caller caller, UUID accountId, MerchantDraft body,
+            String idempotencyKey, Function<Merchant, ?> answer) {
+        return creations.onceAsJson(caller, idempotencyKey, body, () -> answer.apply(create(accountId, body)));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.cryptopay.support.idempotency;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.security.Caller;
@@ -18,23 +19,29 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * A creation that moves money (a transaction, a refund, a subscription, a subscription payment) happens once per
- * caller and Idempotency-Key, whatever the gateway saw (docs/decisions.md §112). The gateway replays the answers it
- * has seen; but when it loses an answer (its time limit passed, or the client hung up and the proxy dropped the
- * service's stream) it cannot know whether the service committed, and a retry after the gateway freed the key would
- * create a second transaction or pay a second refund. Here the key is claimed in the creation's own database
- * transaction, with the answer: a retry waits for a first request still running, and gets the first answer once it
- * has committed; a first request that failed left nothing behind.
+ * Every creating POST happens once per caller and Idempotency-Key, whatever the gateway saw (docs/decisions.md §112,
+ * §122): a transaction, a refund, a subscription, a subscription payment, a merchant, a key, a webhook, a plan. The
+ * gateway replays the answers it has seen; but when it loses an answer (its time limit passed, or the client hung up
+ * and the proxy dropped the service's stream) it cannot know whether the service committed, and a retry after the
+ * gateway freed the key would create a second transaction, pay a second refund or issue a second key. Here the key is
+ * claimed in the creation's own database transaction, with the answer: a retry waits for a first request still
+ * running, and gets the first answer once it has committed; a first request that failed left nothing behind. The
+ * answer is kept without the secrets it issued ({@link IssuedSecrets}: a replay has them {@code null}, as the
+ * gateway's replays do, §28).
  * <p>
  * A service that uses it has the {@code idempotent_creation} table (transaction-service's V16, subscription-service's
- * V3) and sets {@code cryptopay.idempotency.purge-interval} (1h) to delete records past their 24 hours; without the
- * setting the purge is off, so services without the table never touch it.
+ * V3, merchant-service's V4, webhook-service's V6) and sets {@code cryptopay.idempotency.purge-interval} (1h) to
+ * delete records past their 24 hours; without the setting the purge is off, so services without the table never touch
+ * it.
  */
 @ApplicationScoped
 public class IdempotentCreations {
 
     /** As long as the gateway keeps its records (docs/api-conventions.md "Idempotency"). */
     static final Duration RETENTION = Duration.ofHours(24);
+
+    private static final TypeReference<JsonNode> JSON = new TypeReference<>() {
+    };
 
     /** A creation's answer, and whether it is the first request's, given again. */
     public record Once<T>(T answer, boolean replayed) {
@@ -91,12 +98,22 @@ public class IdempotentCreations {
             }
             T answer = creation.get();
             em.createNativeQuery("update idempotent_creation set answer = ?3 where scope = ?1 and idempotency_key = ?2")
-                    .setParameter(1, scope).setParameter(2, key).setParameter(3, mapper.writeValueAsString(answer))
+                    .setParameter(1, scope).setParameter(2, key)
+                    .setParameter(3, mapper.writeValueAsString(IssuedSecrets.withoutSecrets(mapper, answer)))
                     .executeUpdate();
             return new Once<>(answer, false);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("an idempotent creation's answer did not convert", e);
         }
+    }
+
+    /**
+     * {@link #once} for an answer kept and replayed as JSON, as it was written: for answers Jackson cannot read back
+     * into their type (a record with an unwrapped part, such as a merchant's settings) and those that need no type.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Once<JsonNode> onceAsJson(Caller caller, String key, Object request, Supplier<?> creation) {
+        return once(caller, key, request, JSON, () -> mapper.valueToTree(creation.get()));
     }
 
     /** The caller as the gateway scopes its own records: key type, account, key, merchant (docs/decisions.md §28). */

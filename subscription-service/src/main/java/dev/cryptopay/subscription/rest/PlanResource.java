@@ -10,9 +10,11 @@ import dev.cryptopay.subscription.service.PlanService;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -37,10 +39,9 @@ public class PlanResource {
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
-    public Response create(PlanRequest body) {
+    public Response create(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey, PlanRequest body) {
         PlanRequest request = body == null ? new PlanRequest(null, null, null, null, null, null, null) : body;
-        Plan plan = plans.create(Accounts.own(caller), request);
-        return Response.status(Response.Status.CREATED).entity(Views.plan(plan)).build();
+        return plans.create(caller, Accounts.own(caller), request, idempotencyKey, Views::plan).created();
     }
 
     @GET

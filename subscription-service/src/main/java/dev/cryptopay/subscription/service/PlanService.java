@@ -1,13 +1,16 @@
 package dev.cryptopay.subscription.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.cryptopay.subscription.domain.BillingClock;
 import dev.cryptopay.subscription.domain.BillingInterval;
 import dev.cryptopay.subscription.domain.MerchantView;
 import dev.cryptopay.subscription.domain.Plan;
 import dev.cryptopay.subscription.rest.SubscriptionDtos.PlanRequest;
+import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.validation.Validation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.persistence.EntityManager;
@@ -16,6 +19,7 @@ import java.math.BigDecimal;
 import java.util.Currency;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /** Subscription plans of an account. A plan never changes once created. */
 @ApplicationScoped
@@ -28,11 +32,24 @@ public class PlanService {
     private final EntityManager em;
     private final BillingClock clock;
     private final ConsistentReads consistentReads;
+    private final IdempotentCreations creations;
 
-    public PlanService(EntityManager em, BillingClock clock, ConsistentReads consistentReads) {
+    public PlanService(EntityManager em, BillingClock clock, ConsistentReads consistentReads,
+            IdempotentCreations creations) {
         this.em = em;
         this.clock = clock;
         this.consistentReads = consistentReads;
+        this.creations = creations;
+    }
+
+    /**
+     * {@link #create(UUID, PlanRequest)} once per caller and Idempotency-Key (docs/decisions.md §122): a retry the
+     * gateway could not answer gets the first plan. {@code answer} is what the API shows of the new plan.
+     */
+    @Transactional
+    public IdempotentCreations.Once<JsonNode> create(Caller caller, UUID account, PlanRequest request,
+            String idempotencyKey, Function<Plan, ?> answer) {
+        return creations.onceAsJson(caller, idempotencyKey, request, () -> answer.apply(create(account, request)));
     }
 
     @Transactional

@@ -23,10 +23,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * POST /subscriptions and POST /subscriptionpayments honour Idempotency-Key in this service too (docs/decisions.md
- * §112): a subscription bills every period and a payment bills now, so a retry the gateway could not answer gets the
- * first answer and creates nothing. The record itself (a retry waiting for a first request still running, a purge) is
- * service-support's IdempotentCreations, tested in transaction-service; this checks these two creations use it.
+ * POST /subscriptions, POST /subscriptionpayments and POST /subscriptionplans honour Idempotency-Key in this service
+ * too (docs/decisions.md §112, §122): a subscription bills every period and a payment bills now, so a retry the gateway
+ * could not answer gets the first answer and creates nothing; nor does a plan's. The record itself (a retry waiting
+ * for a first request still running, a purge) is service-support's IdempotentCreations, tested in transaction-service;
+ * this checks these creations use it.
  */
 @QuarkusTest
 @QuarkusTestResource(GreenMailResource.class)
@@ -85,6 +86,31 @@ class IdempotentCreationTest {
         given().auth().oauth2(TestTokens.admin(UUID.randomUUID())).header("Idempotency-Key", key)
                 .contentType(ContentType.JSON).body(body).when().post("/subscriptions")
                 .then().statusCode(400).body("errors.field", hasItem("planId")); // another caller: its own keys
+    }
+
+    @Test
+    void aRetriedPlanGetsTheFirstAnswerAndCreatesNoOther() {
+        UUID account = UUID.randomUUID();
+        String token = TestTokens.admin(account);
+        String name = "Gold " + UUID.randomUUID();
+        String body = "{\"accountId\":\"" + account + "\",\"planName\":\"" + name + "\",\"amount\":\"9.99\","
+                + "\"billingInterval\":\"MONTHLY\"}";
+        String key = "plan-" + UUID.randomUUID();
+
+        ExtractableResponse<Response> first = post(token, "/subscriptionplans", key, body);
+        ExtractableResponse<Response> again = post(token, "/subscriptionplans", key, body);
+
+        assertEquals(201, first.statusCode());
+        assertEquals(201, again.statusCode());
+        assertNull(first.header("Idempotent-Replayed"));
+        assertEquals("true", again.header("Idempotent-Replayed"));
+        assertEquals(first.body().asString(), again.body().asString(), "the first answer, as it was");
+        assertEquals(1, count("plan", "plan_name", name));
+
+        ExtractableResponse<Response> other = post(token, "/subscriptionplans", key, body.replace("9.99", "19.99"));
+        assertEquals(422, other.statusCode(), "another request under the same key");
+        assertEquals("idempotency_key_reused", other.path("code"));
+        assertEquals(1, count("plan", "plan_name", name));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.cryptopay.webhook.rest;
 import dev.cryptopay.support.paging.PageRequest;
 import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.support.security.IdentityClaims;
+import dev.cryptopay.support.web.IdempotencyKeys;
 import dev.cryptopay.support.web.PathIds;
 import dev.cryptopay.webhook.delivery.DeliveryDispatcher;
 import dev.cryptopay.webhook.rest.WebhookDtos.CreateWebhookRequest;
@@ -20,6 +21,7 @@ import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
@@ -55,16 +57,19 @@ public class WebhookResource {
         this.caller = caller;
     }
 
-    /** 201 with the new webhook. {@code Idempotency-Key} is honoured by the gateway, as for every POST. */
+    /**
+     * 201 with the new webhook. {@code Idempotency-Key} is honoured by the gateway, as for every POST, and here too,
+     * for the retries whose answer the gateway lost (docs/decisions.md §122).
+     */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @RolesAllowed(IdentityClaims.ROLE_ADMIN)
-    public Response create(@PathParam("accountUUID") String accountUUID, CreateWebhookRequest body) {
+    public Response create(@HeaderParam(IdempotencyKeys.HEADER) String idempotencyKey,
+            @PathParam("accountUUID") String accountUUID, CreateWebhookRequest body) {
         UUID accountId = caller.requireAccount(PathIds.uuid(accountUUID, "Account"));
         NewWebhook request = WebhookMapper.request(body);
         validation.checkCreate(request);
-        return Response.status(Response.Status.CREATED)
-                .entity(WebhookMapper.created(webhooks.create(accountId, request))).build();
+        return webhooks.create(caller, accountId, request, idempotencyKey, WebhookMapper::created).created();
     }
 
     @GET

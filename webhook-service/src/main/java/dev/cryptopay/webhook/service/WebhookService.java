@@ -1,7 +1,11 @@
 package dev.cryptopay.webhook.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.cryptopay.support.idempotency.IdempotentCreations;
+import dev.cryptopay.support.jdbc.TransactionLocks;
 import dev.cryptopay.support.limits.AccountLimits;
 import dev.cryptopay.support.problem.ApiException;
+import dev.cryptopay.support.security.Caller;
 import dev.cryptopay.webhook.config.WebhookConfig;
 import dev.cryptopay.webhook.domain.Delivery;
 import dev.cryptopay.webhook.domain.Webhook;
@@ -17,6 +21,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 
 /**
  * Creates, lists, changes and deletes webhooks, and rotates their signing secrets. Requests arrive validated
@@ -41,12 +46,26 @@ public class WebhookService {
     private final SigningSecrets secrets;
     private final AccountLimits limits;
     private final Duration rotationOverlap;
+    private final IdempotentCreations creations;
 
-    public WebhookService(EntityManager em, SigningSecrets secrets, AccountLimits limits, WebhookConfig config) {
+    public WebhookService(EntityManager em, SigningSecrets secrets, AccountLimits limits, WebhookConfig config,
+            IdempotentCreations creations) {
         this.em = em;
         this.secrets = secrets;
         this.limits = limits;
         this.rotationOverlap = config.secrets().rotationOverlap();
+        this.creations = creations;
+    }
+
+    /**
+     * {@link #create(UUID, NewWebhook)} once per caller and Idempotency-Key (docs/decisions.md §122): a retry the
+     * gateway could not answer gets the first answer, its signing secret {@code null} (shown once, §28), not a second
+     * webhook that would receive every event again. {@code answer} is what the API shows of the new webhook.
+     */
+    @Transactional
+    public IdempotentCreations.Once<JsonNode> create(Caller caller, UUID accountId, NewWebhook request,
+            String idempotencyKey, Function<WithSecret, ?> answer) {
+        return creations.onceAsJson(caller, idempotencyKey, request, () -> answer.apply(create(accountId, request)));
     }
 
     /**
@@ -154,9 +173,7 @@ public class WebhookService {
 
     /** Serializes creations per account until commit, so two at once cannot both pass the cap. */
     private void lockAccount(UUID accountId) {
-        long key = accountId.getMostSignificantBits() ^ accountId.getLeastSignificantBits();
-        em.createNativeQuery("select 1 from (select pg_advisory_xact_lock(?1)) l").setParameter(1, key)
-                .getSingleResult();
+        TransactionLocks.take("account-webhooks:" + accountId);
     }
 
     /** Locks in id order, as the dispatcher's result writer does, so the two cannot deadlock. */

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.instanceOf;
 import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.cryptopay.support.testing.TestTokens;
@@ -16,6 +17,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.Response;
 import java.time.OffsetDateTime;
 import java.util.Base64;
 import java.util.UUID;
@@ -59,6 +61,33 @@ class WebhookResourceTest {
                 .body("createdAt", matchesPattern("\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?Z"));
         String key = create(account, BODY).getString("signingKey");
         assertEquals(32, Base64.getDecoder().decode(key.substring(3)).length);
+    }
+
+    /**
+     * Idempotency-Key is honoured here too (docs/decisions.md §122): a retry whose first answer the gateway lost gets
+     * that answer, its signing secret {@code null} (shown once, §28), and no second webhook to receive every event again.
+     */
+    @Test
+    void aRetriedCreationGetsTheFirstAnswerWithoutItsSecretAndCreatesNoOther() {
+        UUID account = UUID.randomUUID();
+        String token = TestTokens.admin(account); // one API key: a key's records are its own
+        String key = "hook-" + UUID.randomUUID();
+        Response first = given().auth().oauth2(token).header("Idempotency-Key", key).contentType(ContentType.JSON)
+                .body(BODY).when().post(path(account));
+        Response again = given().auth().oauth2(token).header("Idempotency-Key", key).contentType(ContentType.JSON)
+                .body(BODY).when().post(path(account));
+
+        first.then().statusCode(201).header("Idempotent-Replayed", nullValue())
+                .body("signingKey", matchesPattern("wk_[A-Za-z0-9+/]{43}="));
+        again.then().statusCode(201).header("Idempotent-Replayed", "true")
+                .body("uuid", equalTo(first.path("uuid")))
+                .body("createdAt", equalTo(first.path("createdAt")))
+                .body("signingKey", nullValue());
+        given().auth().oauth2(token).when().get(path(account)).then().statusCode(200).body("webhooks", hasSize(1));
+
+        given().auth().oauth2(token).header("Idempotency-Key", key).contentType(ContentType.JSON)
+                .body(BODY.replace("Orders", "Refunds")).when().post(path(account))
+                .then().statusCode(422).body("code", equalTo("idempotency_key_reused"));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.cryptopay.gateway.idempotency;
+package dev.cryptopay.support.idempotency;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,7 +12,8 @@ import java.util.Set;
  * call issues, which the client sees once, in the first answer. Fields with these names, at any depth of a JSON body,
  * are stored (and so replayed) as {@code null}: an API key and its private key ({@code generatedKey},
  * {@code privateKey}, also inside {@code apiKey} of a new account) and a webhook signing secret ({@code signingKey}).
- * A body that is not JSON is stored as it is (no creating endpoint issues a secret in another format).
+ * A body that is not JSON is stored as it is (no creating endpoint issues a secret in another format). Used for the
+ * gateway's records of every creating POST and for the services' own ({@link IdempotentCreations}).
  */
 public final class IssuedSecrets {
 
@@ -32,6 +33,13 @@ public final class IssuedSecrets {
             // Not JSON after all: nothing of the above can be in it as a field.
             return body;
         }
+    }
+
+    /** The answer as JSON with its secrets {@code null}: what a service's own record keeps. */
+    public static JsonNode withoutSecrets(ObjectMapper mapper, Object answer) {
+        JsonNode tree = mapper.valueToTree(answer);
+        scrub(tree);
+        return tree;
     }
 
     /** Nulls the secret fields in place; true when there was one. */

@@ -1,4 +1,4 @@
-package dev.cryptopay.gateway.idempotency;
+package dev.cryptopay.support.idempotency;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
