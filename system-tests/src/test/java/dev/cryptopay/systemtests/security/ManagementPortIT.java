@@ -62,6 +62,19 @@ class ManagementPortIT {
                 .body(containsString("jvm_memory_used_bytes"));
     }
 
+    /** A path the management port does not serve: the suite's problem+json 404, not an HTML page (decisions §124). */
+    @ParameterizedTest
+    @ValueSource(strings = {"gateway", "merchant", "transaction", "subscription", "webhook", "reporting"})
+    void everyServicesManagementPortAnswersAnUnknownPathWithAProblem(String service) {
+        String management = "http://127.0.0.1:" + Suite.managementPort(Suite.port(service));
+        for (String method : List.of("GET", "POST")) {
+            given().baseUri(management).request(method, "/q/no-such-endpoint")
+                    .then().statusCode(404)
+                    .contentType(startsWith("application/problem+json"))
+                    .body("code", equalTo("not_found"));
+        }
+    }
+
     /**
      * The service's own OpenAPI document, as its module's tests wrote it into docs/openapi/&lt;service&gt;/ (committed):
      * served from the packaged copy, not rebuilt at the start (ServiceApiDocument), YAML unless JSON is asked for
