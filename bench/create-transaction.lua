@@ -1,10 +1,10 @@
--- wrk: POST /transaction with a fixed body (25 USD paid in USDC on base). Used by bench/payment-path.sh through the
--- gateway (X-Publishable-Key) and directly (Authorization: Bearer).
+-- wrk: POST /transaction with the body in BENCH_BODY (payment-path.sh's CREATION_BODY, its one copy). Used by
+-- bench/payment-path.sh through the gateway (X-Publishable-Key) and directly (Authorization: Bearer).
 -- One merchant: its header comes from wrk -H. Many merchants of one account (payment-path.sh --merchants N): every
 -- request picks one header line at random from the file named by BENCH_HEADERS ("Name: value" per line, one per
 -- merchant; gateway: X-Publishable-Key pk_…:<merchant>; direct: Authorization).
 wrk.method = "POST"
-wrk.body = '{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base","referenceNumber":"bench-order"}'
+wrk.body = os.getenv("BENCH_BODY") or error("BENCH_BODY: the creation's JSON body (bench/payment-path.sh sets it)")
 wrk.headers["Content-Type"] = "application/json"
 
 local path = os.getenv("BENCH_HEADERS")

@@ -60,7 +60,8 @@ duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchant
 steady_seconds=180 steady_lifetime=60 steady_share=50
 export ONE_ROUNDS=6 # one-connection rounds (section 3c), each path 3 s per round
 export ONE_PAIRS=2000 # one-connection requests by request (section 3c), pairs per method
-# The creation every request of this script makes (bench/create-transaction.lua holds it for wrk): 25 USD in USDC on base
+# The creation every request of this script makes (wrk's bench/create-transaction.lua reads it from BENCH_BODY):
+# 25 USD in USDC on base
 CREATION_BODY='{"amount":25,"amountCurrency":"USD","asset":"USDC","network":"base","referenceNumber":"bench-order"}'
 while (($# > 0)); do
   case "$1" in
@@ -425,10 +426,11 @@ wrk_post() {
   local d="$1" url="$2" h="$3" c="${WRK_CONNECTIONS:-$connections}"
   local t=$((c < 2 ? c : 2))
   if [[ "$h" == @* ]]; then
-    BENCH_THREADS="$t" BENCH_HEADERS="${h#@}" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" \
-      "$url/transaction"
+    BENCH_BODY="$CREATION_BODY" BENCH_THREADS="$t" BENCH_HEADERS="${h#@}" wrk -t"$t" -c"$c" -d"$d" --latency \
+      -s "$BENCH_DIR/create-transaction.lua" "$url/transaction"
   else
-    BENCH_THREADS="$t" wrk -t"$t" -c"$c" -d"$d" --latency -s "$BENCH_DIR/create-transaction.lua" -H "$h" "$url/transaction"
+    BENCH_BODY="$CREATION_BODY" BENCH_THREADS="$t" wrk -t"$t" -c"$c" -d"$d" --latency \
+      -s "$BENCH_DIR/create-transaction.lua" -H "$h" "$url/transaction"
   fi
 }
 
