@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
@@ -101,6 +102,41 @@ class IdempotencySecretsIT {
         given().header("X-Api-Key", account.apiKey()).get("/accounts/" + account.accountId() + "/webhooks")
                 .then().statusCode(200)
                 .body("webhooks.find { it.uuid == '" + webhook + "' }.signingKey", equalTo(rotated.path("signingKey")));
+    }
+
+    /**
+     * A retry whose first answer the gateway lost (decisions §122): the gateway frees the key after its time limit or
+     * a client's hang-up, which the test does by deleting its record. The retry reaches the service, which answers
+     * the first creation again (its secrets null) instead of issuing a second key, webhook or merchant.
+     */
+    @Test
+    void aRetryWhoseAnswerTheGatewayLostGetsTheFirstCreationFromTheService() {
+        String name = "lost-" + UUID.randomUUID();
+        String keysPath = "/accounts/" + account.accountId() + "/keys";
+        String keyBody = "{\"keyType\":\"api\",\"name\":\"" + name + "\",\"role\":\"read_only\"}";
+        String hooksPath = "/accounts/" + account.accountId() + "/webhooks";
+        String hookBody = "{\"name\":\"" + name + "\",\"url\":\"http://127.0.0.1:9/hook\",\"events\":[\"*\"]}";
+        String merchantsPath = "/accounts/" + account.accountId() + "/merchants";
+        String merchantBody = SandboxAccount.MINIMAL_MERCHANT.replace("Corner Shop", name);
+
+        for (String[] creation : new String[][] {{keysPath, keyBody}, {hooksPath, hookBody},
+                {merchantsPath, merchantBody}}) {
+            String idempotencyKey = "lost-" + UUID.randomUUID();
+            Response first = post(account.apiKey(), idempotencyKey, creation[0], creation[1]);
+            first.then().statusCode(201).header("Idempotent-Replayed", nullValue());
+            assertEquals(1, ServiceDatabases.update("gateway",
+                    "delete from idempotency_record where idempotency_key = ?", idempotencyKey),
+                    "the gateway kept the first answer");
+
+            Response retry = post(account.apiKey(), idempotencyKey, creation[0], creation[1]);
+            retry.then().statusCode(201).header("Idempotent-Replayed", "true")
+                    .body("generatedKey", nullValue()).body("privateKey", nullValue()).body("signingKey", nullValue());
+            assertEquals(first.jsonPath().getString("uuid"), retry.jsonPath().getString("uuid"));
+            assertEquals(first.jsonPath().getString("UUID"), retry.jsonPath().getString("UUID"));
+        }
+        assertEquals(1, ServiceDatabases.count("merchant", "select count(*) from account_key where name = ?", name));
+        assertEquals(1, ServiceDatabases.count("webhook", "select count(*) from webhook where name = ?", name));
+        assertEquals(1, ServiceDatabases.count("merchant", "select count(*) from merchant where name = ?", name));
     }
 
     /** The idempotency identity covers the merchant named by X-MID (§28): one key, two merchants, two creations. */
