@@ -1,13 +1,12 @@
 package dev.cryptopay.gateway.apidoc;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.cryptopay.gateway.limits.ClientAddress;
 import dev.cryptopay.gateway.limits.RateLimiter;
 import dev.cryptopay.gateway.proxy.GatewayRouter;
 import dev.cryptopay.support.problem.ApiException;
-import dev.cryptopay.support.problem.Problem;
+import dev.cryptopay.support.problem.ProblemResponses;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -74,24 +73,14 @@ public class PublicApiDocument {
         ctx.response().putHeader(REQUEST_ID, GatewayRouter.requestId(ctx.request().getHeader(REQUEST_ID)));
         OptionalLong wait = rateLimiter.forAddress(clientAddress.of(ctx.request()));
         if (wait.isPresent()) {
-            Problem problem = new ApiException(429, "rate_limited", "Too many requests",
+            ProblemResponses.end(ctx.response(), mapper, new ApiException(429, "rate_limited", "Too many requests",
                     "The rate limit was reached; retry after the number of seconds in Retry-After.", null,
-                    wait.getAsLong()).toProblem();
-            ctx.response().setStatusCode(429).putHeader("Content-Type", Problem.MEDIA_TYPE)
-                    .putHeader("Retry-After", String.valueOf(wait.getAsLong())).end(problemJson(problem));
+                    wait.getAsLong()));
             return;
         }
         ctx.response().putHeader("Content-Type", type + "; charset=utf-8")
                 .putHeader("Cache-Control", "public, max-age=300")
                 .end(body);
-    }
-
-    private Buffer problemJson(Problem problem) {
-        try {
-            return Buffer.buffer(mapper.writeValueAsBytes(problem));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private static byte[] read() {

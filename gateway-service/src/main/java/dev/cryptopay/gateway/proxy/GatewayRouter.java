@@ -18,6 +18,7 @@ import dev.cryptopay.support.idempotency.IssuedSecrets;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.problem.JsonProblems;
 import dev.cryptopay.support.problem.Problem;
+import dev.cryptopay.support.problem.ProblemResponses;
 import dev.cryptopay.support.security.KeyHash;
 import dev.cryptopay.support.web.IdempotencyKeys;
 import io.netty.channel.EventLoop;
@@ -574,19 +575,7 @@ public class GatewayRouter {
             problem = ApiException.unavailable("The gateway could not handle the request; try again.",
                     RETRY_AFTER_SECONDS);
         }
-        var response = ctx.response().setStatusCode(problem.status()).putHeader("Content-Type", Problem.MEDIA_TYPE);
-        if (problem.retryAfterSeconds() != null) {
-            response.putHeader("Retry-After", String.valueOf(problem.retryAfterSeconds()));
-        }
-        response.end(json(problem.toProblem()));
-    }
-
-    private Buffer json(Problem problem) {
-        try {
-            return Buffer.buffer(mapper.writeValueAsBytes(problem));
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+        ProblemResponses.end(ctx.response(), mapper, problem);
     }
 
     /**
@@ -626,7 +615,7 @@ public class GatewayRouter {
                         .setStatusCode(503)
                         .putHeader("Content-Type", Problem.MEDIA_TYPE)
                         .putHeader("Retry-After", String.valueOf(RETRY_AFTER_SECONDS))
-                        .setBody(Body.body(json(problem)));
+                        .setBody(Body.body(ProblemResponses.body(mapper, problem)));
                 return Future.succeededFuture(response);
             });
         }

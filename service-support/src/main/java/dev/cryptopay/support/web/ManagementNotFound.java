@@ -1,11 +1,9 @@
 package dev.cryptopay.support.web;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.support.problem.ApiException;
-import dev.cryptopay.support.problem.Problem;
+import dev.cryptopay.support.problem.ProblemResponses;
 import io.quarkus.vertx.http.ManagementInterface;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -30,13 +28,6 @@ public class ManagementNotFound {
     }
 
     void notFound(RoutingContext context) {
-        Problem problem = ApiException.notFound("Path " + context.normalizedPath()).toProblem();
-        String body;
-        try {
-            body = mapper.writeValueAsString(problem);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a problem document did not convert", e);
-        }
-        context.response().setStatusCode(404).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE).end(body);
+        ProblemResponses.end(context.response(), mapper, ApiException.notFound("Path " + context.normalizedPath()));
     }
 }
