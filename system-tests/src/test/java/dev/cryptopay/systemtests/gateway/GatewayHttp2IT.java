@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.cryptopay.systemtests.SandboxAccount;
+import dev.cryptopay.systemtests.ServiceDatabases;
 import dev.cryptopay.systemtests.Suite;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -73,5 +74,54 @@ class GatewayHttp2IT {
             assertEquals(200, list.statusCode(), list.body());
             assertTrue(list.body().contains(merchant), "the created merchant is listed: " + list.body());
         }
+    }
+
+    /**
+     * Bad input over HTTP/2 gets the same problem+json 400 as over HTTP/1.1 (docs/decisions.md §1) and stores
+     * nothing; malformed JSON claims no Idempotency-Key (§6), and the connection serves the next stream: the valid
+     * creation under the same key creates the merchant.
+     */
+    @Test
+    void malformedAndInvalidJsonOverHttp2GetAProblemAndStoreNothing() throws Exception {
+        String path = "/accounts/" + account.accountId() + "/merchants";
+        String name = "h2-bad-" + UUID.randomUUID();
+        String valid = SandboxAccount.MINIMAL_MERCHANT.replace("Corner Shop", name);
+        String idempotencyKey = "h2-bad-" + UUID.randomUUID();
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build()) {
+            HttpResponse<String> upgraded = client.send(request(path).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(HttpClient.Version.HTTP_2, upgraded.version());
+
+            HttpResponse<String> malformed = client.send(create(path, idempotencyKey, valid + " xyz"),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(HttpClient.Version.HTTP_2, malformed.version());
+            assertProblem(malformed, 400, "malformed_json");
+
+            // a 400 from the service is an answer the key keeps (§6): this one gets a key of its own
+            HttpResponse<String> invalid = client.send(create(path, "h2-invalid-" + UUID.randomUUID(),
+                    valid.replace("\"country\":\"DE\"", "\"country\":\"Germany\"")),
+                    HttpResponse.BodyHandlers.ofString());
+            JsonNode problem = assertProblem(invalid, 400, "validation_failed");
+            assertEquals("country", problem.get("errors").get(0).get("field").asText(), invalid.body());
+
+            HttpResponse<String> created = client.send(create(path, idempotencyKey, valid),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(201, created.statusCode(), created.body());
+            assertEquals(null, created.headers().firstValue("Idempotent-Replayed").orElse(null),
+                    "the malformed request left the key free");
+        }
+        assertEquals(1, ServiceDatabases.count("merchant", "select count(*) from merchant where name = ?", name));
+    }
+
+    private static HttpRequest create(String path, String idempotencyKey, String body) {
+        return request(path).header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    }
+
+    private static JsonNode assertProblem(HttpResponse<String> response, int status, String code) throws Exception {
+        assertEquals(status, response.statusCode(), response.body());
+        assertEquals("application/problem+json", response.headers().firstValue("Content-Type").orElse(null));
+        JsonNode problem = JSON.readTree(response.body());
+        assertEquals(code, problem.get("code").asText(), response.body());
+        return problem;
     }
 }

@@ -26,6 +26,12 @@ import org.junit.jupiter.api.Test;
  */
 class IdempotencySecretsIT {
 
+    /** A merchant that takes USDC on polygon, which a subscription needs. */
+    private static final String POLYGON_USDC_MERCHANT = """
+            {"name":"%s","address1":"1 Main St","city":"Berlin","region":"BE","country":"DE","allowedCrypto":"USDC",
+            "cryptoNetworkConfigs":{"polygon":{"cryptoAssetConfigs":{"USDC":
+            {"minConfirmsLow":1,"minConfirmsHigh":1,"qrExpirationSeconds":900}}}}}""";
+
     private static SandboxAccount account;
 
     @BeforeAll
@@ -139,6 +145,74 @@ class IdempotencySecretsIT {
         assertEquals(1, ServiceDatabases.count("merchant", "select count(*) from merchant where name = ?", name));
     }
 
+    /**
+     * The same for the other creations their services keep (§122): a plan and a subscription (subscription-service)
+     * and an operator's account (merchant-service, whose first API key the retry must not show again).
+     */
+    @Test
+    void aRetryWhoseAnswerTheGatewayLostGetsTheFirstPlanSubscriptionOrAccountFromTheService() {
+        String name = "lost-" + UUID.randomUUID();
+        String merchant = account.newMerchant(POLYGON_USDC_MERCHANT.formatted(name));
+        String planBody = "{\"accountId\":\"" + account.accountId() + "\",\"merchantId\":\"" + merchant
+                + "\",\"planName\":\"%s\",\"amount\":\"10\",\"billingInterval\":\"MONTHLY\"}";
+        // subscription-service learns of the merchant from merchant-service's events: a plan without a key first
+        ServiceDatabases.awaitTrue(() -> post(account.apiKey(), null, "/subscriptionplans",
+                planBody.formatted("known-" + name)).statusCode() == 201, "the merchant in subscription-service");
+
+        Created plan = create(account.apiKey(), "/subscriptionplans", planBody.formatted(name));
+        assertEquals(plan.answer().path("id").toString(),
+                retryAfterTheGatewayLostIt(account.apiKey(), plan).path("id").toString());
+
+        String email = name + "@example.com";
+        Created subscription = create(account.apiKey(), "/subscriptions", "{\"planId\":\""
+                + plan.answer().path("id") + "\",\"customerEmail\":\"" + email + "\",\"walletAddress\":\"0xpayer\","
+                + "\"asset\":\"USDC\",\"network\":\"polygon\",\"billingInterval\":\"MONTHLY\"}");
+        assertEquals(subscription.answer().path("id").toString(),
+                retryAfterTheGatewayLostIt(account.apiKey(), subscription).path("id").toString());
+
+        Created operatorAccount = create(null, "/operator/accounts",
+                "{\"name\":\"" + name + "\",\"email\":\"it@example.com\"}");
+        operatorAccount.answer().then().body("apiKey.generatedKey", startsWith("ak_"));
+        retryAfterTheGatewayLostIt(null, operatorAccount).then()
+                .body("accountUUID", equalTo(operatorAccount.answer().path("accountUUID")))
+                .body("apiKey.generatedKey", nullValue()).body("apiKey.privateKey", nullValue());
+
+        assertEquals(1, ServiceDatabases.count("subscription", "select count(*) from plan where plan_name = ?", name));
+        assertEquals(1, ServiceDatabases.count("subscription",
+                "select count(*) from subscription where customer_email = ?", email));
+        assertEquals(1, ServiceDatabases.count("merchant", "select count(*) from account where name = ?", name));
+        assertEquals(1, ServiceDatabases.count("merchant", "select count(*) from account_key where account_id = ?",
+                UUID.fromString(operatorAccount.answer().path("accountUUID"))), "one key issued to the account");
+    }
+
+    /** A creation's first answer (201, not replayed) and the Idempotency-Key it was sent with. */
+    private record Created(String path, String body, String idempotencyKey, Response answer) {
+    }
+
+    /** {@code apiKey} null: as the operator. */
+    private static Created create(String apiKey, String path, String body) {
+        String idempotencyKey = "lost-" + UUID.randomUUID();
+        Response first = postAs(apiKey, idempotencyKey, path, body);
+        first.then().statusCode(201).header("Idempotent-Replayed", nullValue());
+        return new Created(path, body, idempotencyKey, first);
+    }
+
+    /** The gateway's record of the first answer deleted, the creation retried: the service's replay. */
+    private static Response retryAfterTheGatewayLostIt(String apiKey, Created first) {
+        assertEquals(1, ServiceDatabases.update("gateway",
+                "delete from idempotency_record where idempotency_key = ?", first.idempotencyKey()),
+                "the gateway kept the first answer");
+        Response retry = postAs(apiKey, first.idempotencyKey(), first.path(), first.body());
+        retry.then().statusCode(201).header("Idempotent-Replayed", "true");
+        return retry;
+    }
+
+    private static Response postAs(String apiKey, String idempotencyKey, String path, String body) {
+        return apiKey != null ? post(apiKey, idempotencyKey, path, body)
+                : given().auth().oauth2(Suite.get().operatorToken()).header("Idempotency-Key", idempotencyKey)
+                        .contentType(ContentType.JSON).body(body).post(path);
+    }
+
     /** The idempotency identity covers the merchant named by X-MID (§28): one key, two merchants, two creations. */
     @Test
     void theSameIdempotencyKeyForAnotherMerchantIsAnotherRequest() {
@@ -160,7 +234,10 @@ class IdempotencySecretsIT {
     }
 
     private static Response post(String apiKey, String idempotencyKey, String path, String body) {
-        var request = given().header("X-Api-Key", apiKey).header("Idempotency-Key", idempotencyKey);
+        var request = given().header("X-Api-Key", apiKey);
+        if (idempotencyKey != null) {
+            request = request.header("Idempotency-Key", idempotencyKey);
+        }
         if (body != null) {
             request = request.contentType(ContentType.JSON).body(body);
         }
@@ -179,8 +256,7 @@ class IdempotencySecretsIT {
     }
 
     private static Response createAccount(String idempotencyKey, String body) {
-        return given().auth().oauth2(Suite.get().operatorToken()).header("Idempotency-Key", idempotencyKey)
-                .contentType(ContentType.JSON).body(body).post("/operator/accounts");
+        return postAs(null, idempotencyKey, "/operator/accounts", body);
     }
 
     private static Response createMerchant(String apiKey, String idempotencyKey) {
