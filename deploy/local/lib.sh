@@ -220,6 +220,8 @@ stop_pidfile() {
   if [[ "$(ps -o pgid= -p "$pid" 2>/dev/null | tr -d ' ')" == "$pid" ]]; then
     target="-$pid"
   fi
+  local ran # seconds since the process started, read before it is told to stop
+  ran=$(ps -o etimes= -p "$pid" 2>/dev/null | tr -d ' ')
   kill -TERM -- "$target" 2>/dev/null || true
   # A JVM started with -XX:AOTCacheOutput (deploy/local/start, the first run of a build on JDK 25+) writes its AOT
   # cache after it stopped, in a second JVM: 10-20 s on two cores, longer when several write at once. Killing it
@@ -228,6 +230,15 @@ stop_pidfile() {
   if grep -q -- '-XX:AOTCacheOutput=' "$pidfile.cmd" 2>/dev/null; then
     grace=180
     step "$name: stopping; it writes its AOT cache first (once per build, up to a minute)"
+    # The cache holds the classes (and method profiles) of what this run did until now. A run stopped right after its
+    # start leaves out what a service loads once it works (its consumers' first records, its jobs' first runs, its
+    # first requests): those classes come from the jars at every later start, into metaspace. transaction-service's
+    # cache was 138 MB after a run stopped 2 s after it was ready and 160 MB after 40 s, and its metaspace after the
+    # benchmark 29 MiB against 16 (docs/performance.md, fifty-fifth step).
+    if [[ -n "$ran" ]] && ((ran < 45)); then
+      warn "$name: its AOT cache records a run of only ${ran} s; for a complete one let the first run after a build" \
+        "work a minute before stopping it (delete $STATE_DIR/cds/$(basename "${pidfile%.pid}")-*.aot to record again)"
+    fi
   fi
   deadline=$((SECONDS + grace))
   while pid_alive "$pid" && ((SECONDS < deadline)); do
