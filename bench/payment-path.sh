@@ -463,6 +463,14 @@ db_snapshot() {
 }
 # gateway_metrics: the gateway's Prometheus text from its management port, as a scraper reads it.
 gateway_metrics() { curl -s "http://127.0.0.1:$((PORT[gateway] + 100))/q/metrics"; }
+# tx_full_gcs: "collections seconds" of transaction-service's full collections so far (Serial's "end of major GC"
+# pauses, every cause summed): between two snapshots around a creation run, the pauses of that run (docs/decisions.md
+# §125 keeps its old generation tight, at the cost of a full collection every few minutes under sustained load).
+tx_full_gcs() {
+  curl -s --max-time 10 "http://127.0.0.1:$((PORT[transaction] + 100))/q/metrics" |
+    awk '/^jvm_gc_pause_seconds_(count|sum)\{/ && /end of major GC/ { v[/_count\{/ ? "c" : "s"] += $NF }
+      END { printf "%d %.6f\n", v["c"], v["s"] }'
+}
 # gateway_split NAME METHOD URI: the gateway's own timers so far (docs/decisions.md §108), as "requests seconds
 # answers seconds": its requests of METHOD on the route template URI (http_server_requests_seconds) and
 # transaction-service's answers to what it forwarded (gateway_upstream_requests_seconds), each summed over statuses and
@@ -495,6 +503,7 @@ run_wrk() { # name url header (or @file, see wrk_post)
   sample_waits >"$out/waits-$name.txt" &
   sampler=$!
   [[ "$name" == gateway ]] && db_snapshot "$name-0"
+  tx_full_gcs >"$out/fullgc-$name-0.txt"
   cpu_snapshot "$name-0"
   thread_snapshot "$name-0"
   [[ "$name" == gateway* ]] && gateway_split "$name-0" POST /transaction
@@ -509,6 +518,7 @@ run_wrk() { # name url header (or @file, see wrk_post)
   wrk_post "$duration" "$url" "$header" >"$out/wrk-$name.txt" 2>"$out/wrk-$name.err"
   cpu_snapshot "$name-1"
   thread_snapshot "$name-1"
+  tx_full_gcs >"$out/fullgc-$name-1.txt"
   [[ "$name" == gateway* ]] && gateway_split "$name-1" POST /transaction
   kill "$sampler" 2>/dev/null || true
   wait "$sampler" 2>/dev/null || true
@@ -544,8 +554,10 @@ c2_round() {
   local g0 t0 n
   g0=$(compiler_ticks '^C2_' "${PID[gateway]}") t0=$(compiler_ticks '^C2_' "${PID[transaction]}")
   [[ "$2" == gateway ]] && gateway_metrics >/dev/null
+  tx_full_gcs >/dev/null # transaction-service is scraped around every measured run too (run_wrk)
   n=$("$1" "$2")
   [[ "$2" == gateway ]] && gateway_metrics >/dev/null
+  tx_full_gcs >/dev/null
   python3 -c "import sys; n=max(1,int(sys.argv[1] or 0)); h=int(sys.argv[4]); \
 print(n, round(int(sys.argv[2])*1000/h/n, 4), round(int(sys.argv[3])*1000/h/n, 4))" "${n:-0}" \
     "$(ticks_between "$g0" "$(compiler_ticks '^C2_' "${PID[gateway]}")")" \
@@ -919,6 +931,17 @@ per_gw = per_creation("gateway", gw)
 row("CPU per creation (gateway run; again): subscription / webhook / reporting / merchant / Kafka ms",
     "; ".join(" / ".join(f"{per(g):.2f}" for g in ("subscription", "webhook", "reporting", "merchant", "kafka"))
               for per in (per_gw, per_creation("gateway2", gw2))), "-", "-", None)
+def full_gcs(run):
+    """transaction-service's full collections during a creation run and their pauses in ms, or None unread."""
+    try:
+        (c0, s0), (c1, s1) = ([float(x) for x in open(f"{out}/fullgc-{run}-{i}.txt").read().split()] for i in (0, 1))
+    except (OSError, ValueError):
+        return None
+    return int(c1 - c0), (s1 - s0) * 1000
+gcs = [full_gcs(run) for run in ("gateway", "direct", "gateway2")]
+row("transaction-service full collections during the creation runs (gateway / direct / again), their pauses ms",
+    " / ".join("?" if g is None else str(g[0]) for g in gcs) + ", "
+    + " / ".join("?" if g is None else f"{g[1]:.0f}" for g in gcs), "(reported)", "-", None)
 row("backlog when each creation run started (gateway, direct, again): outbox events unpublished / transactions not yet "
     "in reporting", ", ".join(open(f"{out}/backlog-{run}.txt").read().strip() for run in ("gateway", "direct", "gateway2")),
     "(reported)", "-", None)
