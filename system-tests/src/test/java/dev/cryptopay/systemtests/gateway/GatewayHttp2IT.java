@@ -48,9 +48,8 @@ class GatewayHttp2IT {
             assertEquals(200, keys.statusCode(), keys.body());
 
             String idempotencyKey = "h2-" + UUID.randomUUID();
-            HttpRequest create = request("/accounts/" + account.accountId() + "/merchants")
-                    .header("Content-Type", "application/json").header("Idempotency-Key", idempotencyKey)
-                    .POST(HttpRequest.BodyPublishers.ofString(SandboxAccount.MINIMAL_MERCHANT)).build();
+            HttpRequest create = create("/accounts/" + account.accountId() + "/merchants", idempotencyKey,
+                    SandboxAccount.MINIMAL_MERCHANT);
             HttpResponse<String> created = client.send(create, HttpResponse.BodyHandlers.ofString());
             assertEquals(HttpClient.Version.HTTP_2, created.version());
             assertEquals(201, created.statusCode(), created.body());

@@ -127,18 +127,12 @@ class IdempotencySecretsIT {
 
         for (String[] creation : new String[][] {{keysPath, keyBody}, {hooksPath, hookBody},
                 {merchantsPath, merchantBody}}) {
-            String idempotencyKey = "lost-" + UUID.randomUUID();
-            Response first = post(account.apiKey(), idempotencyKey, creation[0], creation[1]);
-            first.then().statusCode(201).header("Idempotent-Replayed", nullValue());
-            assertEquals(1, ServiceDatabases.update("gateway",
-                    "delete from idempotency_record where idempotency_key = ?", idempotencyKey),
-                    "the gateway kept the first answer");
-
-            Response retry = post(account.apiKey(), idempotencyKey, creation[0], creation[1]);
-            retry.then().statusCode(201).header("Idempotent-Replayed", "true")
-                    .body("generatedKey", nullValue()).body("privateKey", nullValue()).body("signingKey", nullValue());
-            assertEquals(first.jsonPath().getString("uuid"), retry.jsonPath().getString("uuid"));
-            assertEquals(first.jsonPath().getString("UUID"), retry.jsonPath().getString("UUID"));
+            Created first = create(account.apiKey(), creation[0], creation[1]);
+            Response retry = retryAfterTheGatewayLostIt(account.apiKey(), first);
+            retry.then().body("generatedKey", nullValue()).body("privateKey", nullValue())
+                    .body("signingKey", nullValue());
+            assertEquals(first.answer().jsonPath().getString("uuid"), retry.jsonPath().getString("uuid"));
+            assertEquals(first.answer().jsonPath().getString("UUID"), retry.jsonPath().getString("UUID"));
         }
         assertEquals(1, ServiceDatabases.count("merchant", "select count(*) from account_key where name = ?", name));
         assertEquals(1, ServiceDatabases.count("webhook", "select count(*) from webhook where name = ?", name));
