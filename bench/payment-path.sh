@@ -463,13 +463,14 @@ db_snapshot() {
 }
 # gateway_metrics: the gateway's Prometheus text from its management port, as a scraper reads it.
 gateway_metrics() { curl -s "http://127.0.0.1:$((PORT[gateway] + 100))/q/metrics"; }
+# tx_metrics: transaction-service's Prometheus text, the same way.
+tx_metrics() { curl -s --max-time 10 "http://127.0.0.1:$((PORT[transaction] + 100))/q/metrics"; }
 # tx_full_gcs: "collections seconds" of transaction-service's full collections so far (Serial's "end of major GC"
 # pauses, every cause summed): between two snapshots around a creation run, the pauses of that run (docs/decisions.md
 # §125 keeps its old generation tight, at the cost of a full collection every few minutes under sustained load).
 tx_full_gcs() {
-  curl -s --max-time 10 "http://127.0.0.1:$((PORT[transaction] + 100))/q/metrics" |
-    awk '/^jvm_gc_pause_seconds_(count|sum)\{/ && /end of major GC/ { v[/_count\{/ ? "c" : "s"] += $NF }
-      END { printf "%d %.6f\n", v["c"], v["s"] }'
+  tx_metrics | awk '/^jvm_gc_pause_seconds_(count|sum)\{/ && /end of major GC/ { v[/_count\{/ ? "c" : "s"] += $NF }
+    END { printf "%d %.6f\n", v["c"], v["s"] }'
 }
 # gateway_split NAME METHOD URI: the gateway's own timers so far (docs/decisions.md §108), as "requests seconds
 # answers seconds": its requests of METHOD on the route template URI (http_server_requests_seconds) and
@@ -746,7 +747,6 @@ done >"$out/jvm-options.txt"
 # expiry of the warm-up's transactions, 15 minutes after the warm-up began (run 106 of docs/performance.md: 8,085
 # expired during that idle reading); the warm-up's expiry falls into this phase instead, as expiries of earlier
 # creations would in production. --steady-seconds 0 leaves the phase out (the table then judges section 4's RSS).
-tx_metrics() { curl -s --max-time 10 "http://127.0.0.1:$((PORT[transaction] + 100))/q/metrics"; }
 # tx_memory: "old-generation-bytes major-collections code-cache-bytes metaspace-bytes" of transaction-service (Serial's
 # tenured generation; the code cache is one pool with -XX:-TieredCompilation, the sum of its segments otherwise)
 tx_memory() {
