@@ -12,6 +12,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>
  * The delay counts from the start of the last run, not its end: a job at its interval keeps its pace even when its runs
  * take a while.
+ * <p>
+ * A run that found nothing to do now but knows when its next work falls due (expiry: the earliest expiration of what
+ * is open) says so with {@link #ran(boolean, long, long)}: the next run then comes at that moment, no sooner than the
+ * interval and no later than the cap, instead of every interval until then (docs/decisions.md §126).
  */
 public final class IdleBackoff {
 
@@ -40,8 +44,26 @@ public final class IdleBackoff {
 
     /** A run ended: {@code idle} when it found nothing open; {@code started} is what {@link #starting} answered. */
     public void ran(boolean idle, long started) {
+        ran(idle, started, NOTHING_DUE);
+    }
+
+    /** What {@link #ran(boolean, long, long)} is told when the run knows of no work falling due later. */
+    public static final long NOTHING_DUE = Long.MIN_VALUE;
+
+    /**
+     * A run ended that found nothing to do now and work due at {@code dueAt} ({@link System#nanoTime}; {@link
+     * #NOTHING_DUE} when it knows of none): the next run comes then, within the interval and the cap, counted from this
+     * run's start. A wake during the run, or a run that was not idle, keeps the job at its interval as before.
+     */
+    public void ran(boolean idle, long started, long dueAt) {
         boolean wokenMeanwhile = wakes.get() != started;
-        delayNanos = idle && !wokenMeanwhile ? Math.min(maxNanos, delayNanos * 2) : intervalNanos;
+        if (!idle || wokenMeanwhile) {
+            delayNanos = intervalNanos;
+        } else if (dueAt == NOTHING_DUE) {
+            delayNanos = Math.min(maxNanos, delayNanos * 2);
+        } else {
+            delayNanos = Math.clamp(dueAt - lastRunStarted, intervalNanos, maxNanos);
+        }
     }
 
     /**

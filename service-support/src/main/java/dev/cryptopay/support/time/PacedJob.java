@@ -27,7 +27,9 @@ import org.jboss.logging.Logger;
  * timed run is set from its start, and either serves every early request made before it began: a timed run that begins
  * after such a request takes its place instead of running the job a second time. Runs never overlap. A run's answer
  * says whether it found nothing to do (the delay then doubles, up to the backoff's cap); a run that throws is logged
- * and counts as not idle. Like a {@code @Scheduled} method, a run has a CDI request context of its own.
+ * and counts as not idle. Like a {@code @Scheduled} method, a run has a CDI request context of its own. An idle run
+ * that knows when its next work falls due calls {@link #dueIn} before it answers: the next timed run comes then (within
+ * the interval and the cap) instead of at the doubled delay (docs/decisions.md §126).
  */
 public final class PacedJob {
 
@@ -58,6 +60,8 @@ public final class PacedJob {
     private long soonServed;
     private boolean started;
     private volatile boolean stopped;
+    // Set by the run under way through dueIn (on this job's thread), read as it ends.
+    private volatile long dueAt = IdleBackoff.NOTHING_DUE;
 
     public PacedJob(String name, IdleBackoff backoff, Run job) {
         this.name = name;
@@ -141,6 +145,19 @@ public final class PacedJob {
         }
     }
 
+    /** Further than this a due time changes nothing (the cap is shorter); the bound keeps the nanoseconds in range. */
+    private static final Duration DUE_BOUND = Duration.ofDays(1);
+
+    /**
+     * Called by a run on this job's thread: it found nothing to do now, and work falls due in {@code due} (zero or less
+     * when already due). The next timed run comes then, no sooner than the interval and no later than the cap, when the
+     * run answers idle; a run that answers not idle stays at the interval anyway.
+     */
+    public void dueIn(Duration due) {
+        Duration bounded = due.isNegative() ? Duration.ZERO : due.compareTo(DUE_BOUND) > 0 ? DUE_BOUND : due;
+        dueAt = System.nanoTime() + bounded.toNanos();
+    }
+
     /** True once {@link #stop} was called: the service is stopping (a run under way may use it to end early). */
     public boolean stopped() {
         return stopped;
@@ -168,6 +185,7 @@ public final class PacedJob {
             soonServed = soonAsked;
         }
         long wakesBefore = backoff.starting();
+        dueAt = IdleBackoff.NOTHING_DUE;
         boolean idle = false;
         ArcContainer container = Arc.container(); // none in a plain unit test of this class
         ManagedContext requestContext = container == null ? null : container.requestContext();
@@ -182,7 +200,7 @@ public final class PacedJob {
             if (requestContext != null) {
                 requestContext.terminate();
             }
-            backoff.ran(idle, wakesBefore);
+            backoff.ran(idle, wakesBefore, dueAt);
             retime();
         }
     }

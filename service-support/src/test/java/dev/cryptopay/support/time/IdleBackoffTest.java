@@ -57,6 +57,35 @@ class IdleBackoffTest {
     }
 
     @Test
+    void anIdleRunWithWorkFallingDueSetsTheDelayToThenWithinTheIntervalAndTheCap() {
+        IdleBackoff backoff = new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
+        long started = backoff.starting();
+        backoff.ran(true, started, System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        assertEquals(10, backoff.delay().toSeconds(), "due in 10 s: the next run then, not at the doubled 2 s");
+        long left = backoff.nanosUntilDue();
+        assertTrue(left > Duration.ofMillis(9900).toNanos() && left <= Duration.ofMillis(10100).toNanos(),
+                "the run is set for when the work falls due: " + left + " ns left");
+
+        backoff.ran(true, backoff.starting(), System.nanoTime() + Duration.ofMinutes(15).toNanos());
+        assertEquals(Duration.ofSeconds(30), backoff.delay(), "due in 15 minutes: the cap");
+        backoff.ran(true, backoff.starting(), System.nanoTime() + Duration.ofMillis(200).toNanos());
+        assertEquals(Duration.ofSeconds(1), backoff.delay(), "due sooner than the interval: the interval");
+        backoff.ran(true, backoff.starting(), System.nanoTime() - Duration.ofSeconds(5).toNanos());
+        assertEquals(Duration.ofSeconds(1), backoff.delay(), "already due (funds still confirming): the interval");
+
+        backoff.ran(true, backoff.starting(), System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        backoff.ran(true, backoff.starting(), IdleBackoff.NOTHING_DUE);
+        assertEquals(20, backoff.delay().toSeconds(), "nothing open any more: doubling from there, as before");
+
+        long during = backoff.starting();
+        backoff.wake(); // opened while the run looked
+        backoff.ran(true, during, System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        assertEquals(Duration.ofSeconds(1), backoff.delay(), "a wake during the run keeps the interval");
+        backoff.ran(false, backoff.starting(), System.nanoTime() + Duration.ofSeconds(10).toNanos());
+        assertEquals(Duration.ofSeconds(1), backoff.delay(), "a run that found work keeps the interval");
+    }
+
+    @Test
     void aWakeDuringARunKeepsThatRunFromBackingOff() {
         IdleBackoff backoff = new IdleBackoff(Duration.ofSeconds(1), Duration.ofSeconds(30));
         backoff.ran(true, backoff.starting());

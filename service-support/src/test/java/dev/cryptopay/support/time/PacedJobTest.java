@@ -57,6 +57,27 @@ class PacedJobTest {
     }
 
     @Test
+    void anIdleRunThatKnowsWhenItsWorkFallsDueIsFollowedThenNotAtTheDoublingDelay() {
+        List<Long> runs = new CopyOnWriteArrayList<>();
+        IdleBackoff backoff = new IdleBackoff(Duration.ofMillis(50), Duration.ofSeconds(30));
+        PacedJob[] self = new PacedJob[1];
+        job = new PacedJob("test-paced", backoff, timed -> {
+            runs.add(System.nanoTime());
+            self[0].dueIn(Duration.ofMillis(400)); // the earliest open item falls due in 400 ms (§126)
+            return true;
+        });
+        self[0] = job;
+        job.start(Duration.ZERO);
+        await(() -> runs.size() >= 3, Duration.ofSeconds(5), "three runs, each when its work falls due");
+        for (int i = 1; i < runs.size(); i++) {
+            long gap = TimeUnit.NANOSECONDS.toMillis(runs.get(i) - runs.get(i - 1));
+            // Not the interval (50 ms), nor the doubling delay (100, 200, 400, 800 ms...): 400 ms each time.
+            assertTrue(gap >= 390 && gap < 800, "run " + i + " came " + gap + " ms after the one before, not 400");
+        }
+        assertEquals(400, job.delay().toMillis(), 10, "the delay is the time until the work falls due");
+    }
+
+    @Test
     void aWakeBringsABackedOffJobBackAtOnceWhenItsLastRunIsOlderThanTheInterval() {
         AtomicInteger runs = new AtomicInteger();
         job = idleJobBackedOffToTheCap(Duration.ofMillis(50), runs);
