@@ -35,15 +35,20 @@ import org.jboss.logging.Logger;
  * once without expiring anything twice, and a cancel or a watcher pass holding a transaction is never waited for.
  *
  * <p>While no transaction is open (0 or -3) and no payment request awaits funds, the runs back off like the watcher's
- * (docs/decisions.md §74): up to {@code cryptopay.detection.max-idle-interval} (30 s) between runs, back to every
- * second once a run finds something open or a transaction or payment request is opened in this replica. A
- * transaction opened on another replica is expired by that replica on time; here within that delay at the latest.
- * The runs have a thread of their own, which sleeps between them ({@link PacedJob}, §105).
+ * (docs/decisions.md §74): up to {@code cryptopay.detection.max-idle-interval} (30 s) between runs. While something is
+ * open but nothing is due, the next run comes when the earliest of it falls due, within that cap (§126): a platform
+ * with its transactions fifteen minutes from expiring is not read every second for them. A transaction or payment
+ * request opened in this replica brings the runs back to every second until a run has seen it; one opened on another
+ * replica is expired by that replica on time, here within the cap at the latest. The runs have a thread of their own,
+ * which sleeps between them ({@link PacedJob}, §105).
  */
 @ApplicationScoped
 public class Expiry {
 
     private static final Logger LOG = Logger.getLogger(Expiry.class);
+
+    /** How long after the earliest expiration the next run comes, to find it past ({@code expiration < now}). */
+    private static final Duration DUE_MARGIN = Duration.ofMillis(10);
 
     private final EntityManager em;
     private final TransactionEvents events;
@@ -82,7 +87,10 @@ public class Expiry {
         return job.delay();
     }
 
-    /** Expires everything due, batch by batch; answers whether the run was idle (nothing expired, nothing open). */
+    /**
+     * Expires everything due, batch by batch; answers whether the run was idle (nothing expired), having told the job
+     * when the next expiry falls due when anything is open.
+     */
     private boolean expireDue() {
         try {
             int claimed;
@@ -97,17 +105,32 @@ public class Expiry {
                 claimed = QuarkusTransaction.requiringNew().call(this::expireRequests);
                 expired += claimed;
             } while (claimed == config.detection().expiryBatch() && !stopping.now());
-            return expired == 0 && !QuarkusTransaction.requiringNew().call(this::anythingOpen);
+            if (expired > 0) {
+                return false;
+            }
+            OffsetDateTime next = QuarkusTransaction.requiringNew().call(this::nextExpiration);
+            if (next != null) {
+                // Idle until then, not backing off past it; a run at the very microsecond would not yet see it past.
+                job.dueIn(Duration.between(Clock.now(), next).plus(DUE_MARGIN));
+            }
+            return true;
         } catch (RuntimeException e) {
             stopping.paused(LOG, "Expiry paused until the next run: %s", e.getMessage());
             return false;
         }
     }
 
-    /** Whether anything may expire later: an open transaction or a request awaiting funds (partial indexes). */
-    boolean anythingOpen() {
-        return (Boolean) em.createNativeQuery("select exists (select 1 from transaction where status in (0, -3)) "
-                + "or exists (select 1 from payment_request where status = :awaiting)")
+    /**
+     * When the next expiry falls due: the earliest expiration of an open transaction (0 or -3) not held for review and
+     * of a payment request awaiting funds; null when none is open (two reads of the partial indexes' first entries).
+     * A transaction whose funds still confirm counts with its expiration: once that passed, the runs stay at every
+     * second until its confirmations are counted, as they always did. One held for review waits for the operator, whose
+     * release wakes the runs ({@code Compliance.release}).
+     */
+    OffsetDateTime nextExpiration() {
+        return (OffsetDateTime) em.createNativeQuery("select least((select min(expiration) from transaction "
+                + "where status in (0, -3) and not held_for_review), (select min(expiration) from payment_request "
+                + "where status = :awaiting))", OffsetDateTime.class)
                 .setParameter("awaiting", PaymentRequestState.AWAITING.wire()).getSingleResult();
     }
 

@@ -23,6 +23,7 @@ import dev.cryptopay.transaction.screening.ScreeningProvider;
 import dev.cryptopay.transaction.screening.ScreeningResult;
 import dev.cryptopay.transaction.screening.ScreeningUnavailableException;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.transaction.Transactional;
 import java.math.BigDecimal;
 import java.util.List;
@@ -58,11 +59,14 @@ public class Compliance {
     private final ScreeningProvider provider;
     private final RefundService refunds;
     private final TransactionEvents events;
+    private final Event<Opened> opened;
 
-    public Compliance(ScreeningProvider provider, RefundService refunds, TransactionEvents events) {
+    public Compliance(ScreeningProvider provider, RefundService refunds, TransactionEvents events,
+            Event<Opened> opened) {
         this.provider = provider;
         this.refunds = refunds;
         this.events = events;
+        this.opened = opened;
     }
 
     /** What a decision does. */
@@ -251,6 +255,10 @@ public class Compliance {
             MerchantView merchant = MerchantView.findById(tx.merchantId);
             tx.merchantFees = merchant == null ? null : MerchantFees.of(merchant.config);
             events.publish(EventTypes.TRANSACTION_SUCCESS, tx);
+        } else {
+            // Open again for expiry, which left it to the operator while held and may sleep until its next known
+            // expiration: after the commit it runs within a second (docs/decisions.md §126).
+            opened.fire(new Opened(null));
         }
     }
 

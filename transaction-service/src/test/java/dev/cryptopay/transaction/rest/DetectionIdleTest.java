@@ -32,6 +32,7 @@ import jakarta.persistence.EntityManager;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -86,12 +87,15 @@ class DetectionIdleTest {
         awaitDelay("watcher", watcher::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
         awaitDelay("expiry", expiry::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
 
-        // A transaction waiting for KYC has no payment request: expiry comes back, the watcher stays idle.
+        // A transaction waiting for KYC has no payment request: the watcher stays idle, and expiry, which runs once
+        // for the opening, sleeps to the cap again: the transaction expires in an hour, nothing falls due before
+        // (§126; before, expiry ran every second while anything was open).
         MerchantConfiguration kyc = merchant(c -> c.kycEnabled(true).kycThreshold(new BigDecimal("1000")));
         JsonNode waiting = create(publishable(kyc), body("1000", "USD", "BTC", "bitcoin"));
         assertEquals(-3, waiting.get("status").asInt());
-        awaitDelay("expiry", expiry::idleDelay, INTERVAL, Duration.ofMillis(500));
         assertEquals(MAX_IDLE, watcher.idleDelay(), "no payment request is open yet");
+        sleep(INTERVAL.multipliedBy(2)); // expiry's run for the opening, at once or a second after its last one
+        assertEquals(MAX_IDLE, expiry.idleDelay(), "the KYC transaction falls due in an hour, not within the cap");
 
         // A payment request: the watcher is back to every second at once, and a transfer to it is found promptly.
         MerchantConfiguration m = merchant(c -> c.minConfirms(1, 1));
@@ -103,11 +107,41 @@ class DetectionIdleTest {
         Duration took = Duration.between(sent, Instant.now());
         assertTrue(took.compareTo(Duration.ofSeconds(3)) < 0, "paid " + took + " after the transfer");
 
-        // While something is open they stay at the interval; once it ends they back off again.
-        assertEquals(INTERVAL, expiry.idleDelay(), "the KYC transaction is still open");
+        // While a payment request awaits funds the watcher stays at the interval; once it ends it backs off again.
+        assertEquals(MAX_IDLE, expiry.idleDelay(), "the KYC transaction is still open, an hour from falling due");
         endEverythingOpen();
         awaitDelay("watcher", watcher::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
         awaitDelay("expiry", expiry::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
+    }
+
+    /**
+     * Expiry sleeps until the earliest open expiration, within the interval and the cap (§126): a transaction whose QR
+     * lives 3 s puts the next run at its expiration (a delay between the interval and the cap), and it is expired
+     * when it falls due, not a cap later.
+     */
+    @Test
+    void expiryRunsWhenTheEarliestOpenExpirationFallsDue() {
+        Fixtures.rate("BTC", "50000", null);
+        endEverythingOpen();
+        awaitDelay("expiry", expiry::idleDelay, MAX_IDLE, Duration.ofSeconds(30));
+
+        MerchantConfiguration m = merchant(c -> c.qrExpirationSeconds(3));
+        JsonNode created = create(apiKey(m), body("100", "USD", "BTC", "bitcoin"));
+        UUID id = UUID.fromString(created.get("transactionId").asText());
+        Instant due = QuarkusTransaction.requiringNew().call(() -> ((OffsetDateTime) em.createNativeQuery(
+                "select expiration from transaction where id = :id", OffsetDateTime.class).setParameter("id", id)
+                .getSingleResult()).toInstant());
+        awaitUntil(() -> expiry.idleDelay().compareTo(INTERVAL) > 0 && expiry.idleDelay().compareTo(MAX_IDLE) < 0,
+                () -> "expiry's delay " + expiry.idleDelay() + " is not the time until the expiration 3 s away",
+                Duration.ofMillis(1500));
+        awaitUntil(() -> status(id) == -1, () -> "the transaction was not expired within a second of " + due,
+                Duration.between(Instant.now(), due.plus(INTERVAL)));
+    }
+
+    private int status(UUID transactionId) {
+        return QuarkusTransaction.requiringNew().call(() -> ((Number) em.createNativeQuery(
+                "select status from transaction where id = :id").setParameter("id", transactionId).getSingleResult())
+                .intValue());
     }
 
     @Test
