@@ -27,9 +27,7 @@ wait_http http://127.0.0.1:8180/q/health/ready 5 || die "the suite is not runnin
 account=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["accountUUID"])' "$STATE_DIR/sandbox-account.json")
 api_key=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["apiKey"]["generatedKey"])' "$STATE_DIR/sandbox-account.json")
 
-now=$(date +%s)
-token=$(jwt_rs256 "$LOCAL_DIR/keys/local-dev-internal-private.pem" '{"alg":"RS256","typ":"JWT"}' \
-  "$(printf '{"iss":"cryptopay-gateway","aud":"cryptopay-services","sub":"bench","upn":"bench","groups":["admin"],"key_type":"api","acct":"%s","iat":%d,"exp":%d}' "$account" "$now" "$((now + 900))")")
+token=$(identity_token --role admin --key-type api --account "$account")
 
 path="/accounts/$account/keys"
 run() { # name url header

@@ -37,10 +37,12 @@
 #   [--warmup-max 300]: the longest warm-up (rounds of 10 s per path, alternating, until the JIT compilers of the
 #   gateway and transaction-service are quiet; see the warm-up below)
 #   [--idle-drain 1200]: how long to wait, before the idle measurement that precedes the runs, for earlier runs' open
-#   transactions to expire and their expiry events to drain (they are open for 15 minutes; the figure names how many
-#   were still open; a run measured beside that expiry measures it too)
+#   transactions to expire and their expiry events to drain (open for --run-lifetime, or for 15 minutes if made
+#   otherwise; the figure names how many were still open; a run measured beside that expiry measures it too)
 #   [--steady-seconds 180] [--steady-lifetime 60] [--steady-share 50]: the steady state of 5 (0 s leaves it out):
 #   how long creations run, the merchants' QR lifetime meanwhile, their rate in % of the judged gateway run's
+#   [--run-lifetime S]: the merchants' QR lifetime before the steady state (2 × --warmup-max + 900 s unless given), so
+#   that the warm-up's transactions do not expire during the idle reading after the runs
 #   [--settle-max 120]: before and after the runs, each idle measurement waits until the JIT compilers of the six
 #   services are quiet (together under 0.5% of a core over 5 s), at most this long; the table says how long it waited
 # --merchants N spreads the creations over N merchants of the sandbox account (the bench merchant and N-1 more created
@@ -57,7 +59,7 @@ BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 find_java >/dev/null # jcmd and jfr (jfr view) of the JDK the services run on
 
 duration=12s connections=16 idle=20 start=false skip_build="" jfr=false merchants=1 idle_drain=1200 warmup_max=300 settle_max=120
-steady_seconds=180 steady_lifetime=60 steady_share=50
+steady_seconds=180 steady_lifetime=60 steady_share=50 run_lifetime=""
 export ONE_ROUNDS=6 # one-connection rounds (section 3c), each path 3 s per round
 export ONE_PAIRS=2000 # one-connection requests by request (section 3c), pairs per method
 # The creation every request of this script makes (wrk's bench/create-transaction.lua reads it from BENCH_BODY):
@@ -78,9 +80,14 @@ while (($# > 0)); do
     --steady-seconds) steady_seconds="$2"; shift 2 ;;
     --steady-lifetime) steady_lifetime="$2"; shift 2 ;;
     --steady-share) steady_share="$2"; shift 2 ;;
+    --run-lifetime) run_lifetime="$2"; shift 2 ;;
     *) die "unknown option $1" ;;
   esac
 done
+# The bench merchants' QR lifetime until the steady state (see "the run's QR lifetime" below): longer than the two
+# warm-ups at their longest and the 15 minutes of everything else before the idle reading after the runs.
+run_lifetime=${run_lifetime:-$((2 * warmup_max + 900))}
+((run_lifetime >= 60 && run_lifetime <= 86400)) || die "--run-lifetime must be 60..86400 s (a merchant's QR lifetime)"
 
 high_volume_env=(
   RATE_LIMIT_KEY_CAPACITY=1000000 RATE_LIMIT_KEY_PER_SECOND=1000000
@@ -246,18 +253,20 @@ readiness_round() {
 
 # --- 0. idle with nothing open -------------------------------------------------------------------------------------
 # Before this run opens anything (the payment watcher and expiry back off while no payment request awaits funds and
-# no transaction is open, docs/decisions.md §74; the runs below leave thousands open for 15 minutes). Open rows left by
-# earlier runs less than 15 minutes ago are counted and reported: they keep both jobs at every second.
+# no transaction is open, docs/decisions.md §74; the runs below leave thousands open for --run-lifetime). Open rows
+# left by earlier runs are counted and reported: they keep the payment watcher at every second.
 open_now() { "${PSQL[@]}" -c "select (select count(*) from payment_request where status = 0) || ' requests awaiting funds, ' || (select count(*) from transaction where status in (0, -3)) || ' transactions open'"; }
-# A run started within 15 minutes of the previous one otherwise measures everything (pgbench included) beside the
-# expiry of that run's transactions: run 27 of docs/performance.md did, with 75,000 expiring, and its baseline fell by a
-# third. So the default waits as long as the expiry takes (--idle-drain 1200), saying when the last one expires.
+# A run started while the previous one's transactions are open otherwise measures everything (pgbench included) beside
+# their expiry: run 27 of docs/performance.md did, with 75,000 expiring, and its baseline fell by a third. So it waits
+# (at most --idle-drain) until they have expired, saying when the last one expires; a run right after another, on
+# the same databases, may wait out that run's --run-lifetime (drop the databases to start afresh; docs/performance.md).
 # Transactions expired so far: read around each idle measurement, whose figure is not idle if some expired during it
-# (each expiry is an update, an outbox event and its consumers' work). The warm-up's transactions expire 15 minutes
-# after it began, which on a slow instance falls into the measurement after the runs.
+# (each expiry is an update, an outbox event and its consumers' work). With the 15-minute QR lifetime of the sandbox
+# merchants, the warm-up's transactions expired during the measurement after the runs on slow instances (runs 130 and
+# 131: 8,861 and 3,283 expiries); hence --run-lifetime, set on the bench merchants before anything is created.
 expired_now() { "${PSQL[@]}" -c "select count(*) from transaction where status = -1"; }
 last_expiry() { "${PSQL[@]}" -c "select coalesce(to_char(max(expiration) at time zone 'UTC', 'HH24:MI:SS') || ' UTC', '-') from payment_request where status = 0"; }
-step "idle before the runs: waiting up to ${idle_drain}s until nothing is open ($(open_now) now; earlier runs' expire 15 minutes after creation)"
+step "idle before the runs: waiting up to ${idle_drain}s until nothing is open ($(open_now) now; the last expires at $(last_expiry))"
 drain_started=$SECONDS next_report=$((SECONDS + 60))
 while ((SECONDS - drain_started < idle_drain)); do
   [[ "$(open_now)" == "0 requests awaiting funds, 0 transactions open" ]] && break
@@ -310,21 +319,14 @@ merchant=$(curl -sS -X POST "http://127.0.0.1:8080/accounts/$account/merchants" 
 publishable=$(curl -sS -X POST "http://127.0.0.1:8080/accounts/$account/keys?merchantUUID=$merchant" -H "X-Api-Key: $api_key" \
   -H 'Content-Type: application/json' -d '{"keyType":"publishable","name":"bench"}' | json_field generatedKey) ||
   die "creating the bench merchant's publishable key failed"
-for _ in $(seq 1 100); do # the gateway and transaction-service learn the new key and merchant from Kafka
-  code=$(curl -s -o "$out/first-creation.json" -w '%{http_code}' -X POST http://127.0.0.1:8080/transaction -H "X-Publishable-Key: $publishable" \
-    -H 'Content-Type: application/json' -d "$CREATION_BODY" || true)
-  [[ "$code" == 201 ]] && break
-  sleep 0.2
-done
-[[ "$code" == 201 ]] || die "the new bench merchant cannot create transactions yet (HTTP $code)"
 step "bench merchant $merchant (fresh for this run)"
-first_tx=$(json_field transactionId <"$out/first-creation.json")
 # --merchants N: N-1 more merchants of the account, an account-wide publishable key, and the header files the
-# wrk script picks from (BENCH_HEADERS); every merchant must have created a transaction before the runs start.
+# wrk script picks from (BENCH_HEADERS).
 gw_header="X-Publishable-Key: $publishable"
+all_merchants=("$merchant")
+printf '%s\t%s\n' "$merchant" "$gw_header" >"$out/merchant-pairs.txt"
 if ((merchants > 1)); then
   step "creating $((merchants - 1)) more merchants of the sandbox account"
-  all_merchants=("$merchant")
   for i in $(seq 2 "$merchants"); do
     all_merchants+=("$(curl -sS -X POST "http://127.0.0.1:8080/accounts/$account/merchants" -H "X-Api-Key: $api_key" \
       -H 'Content-Type: application/json' \
@@ -335,20 +337,30 @@ if ((merchants > 1)); then
   account_publishable=$(curl -sS -X POST "http://127.0.0.1:8080/accounts/$account/keys" -H "X-Api-Key: $api_key" \
     -H 'Content-Type: application/json' -d '{"keyType":"publishable","name":"bench-all"}' | json_field generatedKey) ||
     die "creating the account-wide publishable key failed"
-  : >"$out/headers-gateway.txt"
-  for m in "${all_merchants[@]}"; do echo "X-Publishable-Key: $account_publishable:$m" >>"$out/headers-gateway.txt"; done
-  step "waiting until each of the $merchants merchants creates through the gateway"
-  while read -r line; do
-    for _ in $(seq 1 100); do
-      code=$(curl -s -o /dev/null -w '%{http_code}' -X POST http://127.0.0.1:8080/transaction -H "$line" \
-        -H 'Content-Type: application/json' -d "$CREATION_BODY" || true)
-      [[ "$code" == 201 ]] && break
-      sleep 0.2
-    done
-    [[ "$code" == 201 ]] || die "bench merchant ${line##*:} cannot create transactions (HTTP $code)"
-  done <"$out/headers-gateway.txt"
+  for m in "${all_merchants[@]}"; do echo "X-Publishable-Key: $account_publishable:$m"; done >"$out/headers-gateway.txt"
+  paste "$out/merchants.txt" "$out/headers-gateway.txt" >"$out/merchant-pairs.txt"
   gw_header="@$out/headers-gateway.txt"
 fi
+# The run's QR lifetime. With the sandbox's 15 minutes, the warm-up's transactions expired during the idle reading
+# after the runs on slow instances, where the warm-ups take up to --warmup-max each (runs 130 and 131 of
+# docs/performance.md: 8,861 and 3,283 expiries in it). So before anything is created each bench merchant gets
+# --run-lifetime for USDC on base through the API (Update Merchant), as a merchant would set it. merchant-lifetime.py
+# then creates through the gateway with each merchant's header until a creation carries that lifetime: every merchant
+# is known to the gateway and transaction-service (from Kafka) before the runs start.
+step "the run's QR lifetime: ${run_lifetime}s for USDC on base for the $merchants merchant(s)"
+python3 "$BENCH_DIR/merchant-lifetime.py" http://127.0.0.1:8080 "$account" "$api_key" "$run_lifetime" \
+  "$out/merchant-pairs.txt" "$CREATION_BODY" || die "the merchants did not get the run's QR lifetime"
+echo "$run_lifetime" >"$out/run-lifetime.txt"
+# A transaction of the bench merchant's own publishable key, which the GET runs read (the key reaches the gateway from
+# Kafka; with --merchants N the lifetime above was checked with the account-wide key).
+for _ in $(seq 1 100); do
+  code=$(curl -s -o "$out/first-creation.json" -w '%{http_code}' -X POST http://127.0.0.1:8080/transaction -H "X-Publishable-Key: $publishable" \
+    -H 'Content-Type: application/json' -d "$CREATION_BODY" || true)
+  [[ "$code" == 201 ]] && break
+  sleep 0.2
+done
+[[ "$code" == 201 ]] || die "the bench merchant's publishable key cannot create transactions (HTTP $code)"
+first_tx=$(json_field transactionId <"$out/first-creation.json")
 
 
 # --- 1. pgbench baseline -------------------------------------------------------------------------------------------
@@ -409,24 +421,18 @@ pgb "$out/single.sql" >"$out/pgbench-single.txt"
 # uses them: on a slow instance the two warm-ups alone may take up to --warmup-max each, and tokens minted once at the
 # start had expired by the GET's direct runs (run 130: every direct GET and one-connection request a 401).
 mint_direct_tokens() {
-  local now m
-  now=$(date +%s)
-  token=$(jwt_rs256 "$LOCAL_DIR/keys/local-dev-internal-private.pem" '{"alg":"RS256","typ":"JWT"}' \
-    "$(printf '{"iss":"cryptopay-gateway","aud":"cryptopay-services","sub":"bench","upn":"bench","groups":["publishable"],"key_type":"publishable","acct":"%s","mid":"%s","iat":%d,"exp":%d}' \
-      "$account" "$merchant" "$now" "$((now + 900))")")
+  local m
+  token=$(identity_token --role publishable --key-type publishable --account "$account" --merchant "$merchant")
   direct_header="Authorization: Bearer $token"
   if ((merchants > 1)); then
-    : >"$out/headers-direct.txt"
     for m in "${all_merchants[@]}"; do
-      echo "Authorization: Bearer $(jwt_rs256 "$LOCAL_DIR/keys/local-dev-internal-private.pem" '{"alg":"RS256","typ":"JWT"}' \
-        "$(printf '{"iss":"cryptopay-gateway","aud":"cryptopay-services","sub":"bench","upn":"bench","groups":["publishable"],"key_type":"publishable","acct":"%s","mid":"%s","mid_ref":"%s","iat":%d,"exp":%d}' \
-          "$account" "$m" "$m" "$now" "$((now + 900))")")" >>"$out/headers-direct.txt"
-    done
+      echo "Authorization: Bearer $(identity_token --role publishable --key-type publishable --account "$account" \
+        --merchant "$m" --merchant-ref "$m")"
+    done >"$out/headers-direct.txt"
     direct_header="@$out/headers-direct.txt"
   fi
-  api_token=$(jwt_rs256 "$LOCAL_DIR/keys/local-dev-internal-private.pem" '{"alg":"RS256","typ":"JWT"}' \
-    "$(printf '{"iss":"cryptopay-gateway","aud":"cryptopay-services","sub":"bench","upn":"bench","groups":["admin"],"key_type":"api","acct":"%s","mid":"%s","mid_ref":"%s","iat":%d,"exp":%d}' \
-      "$account" "$merchant" "$merchant" "$now" "$((now + 900))")")
+  api_token=$(identity_token --role admin --key-type api --account "$account" --merchant "$merchant" \
+    --merchant-ref "$merchant")
   get_direct=(http://127.0.0.1:8082 "Authorization: Bearer $api_token")
 }
 mint_direct_tokens
@@ -744,7 +750,7 @@ done >"$out/jvm-options.txt"
 # runs above cannot see: beside creations, an expiry batch's entities outlived young collections and were promoted, 92.5
 # MiB of transaction-service's old generation in 240 s with batches of 200 (docs/performance.md, forty-fourth step,
 # found by hand). So the merchants' QR lifetime for USDC on base is set to --steady-lifetime (60 s) through the API
-# (Update Merchant; bench/steady-merchants.py waits until transaction-service creates with it), and creations run
+# (Update Merchant; bench/merchant-lifetime.py waits until transaction-service creates with it), and creations run
 # through the gateway for --steady-seconds (180 s) at --steady-share (50%) of the judged gateway run's rate (sent
 # on a fixed schedule, bench/create-transaction.lua): after the first lifetime, transactions expire about as fast as
 # they are created. Then it waits until every transaction due has expired (at most --steady-lifetime + 300 s). Reported:
@@ -754,10 +760,10 @@ done >"$out/jvm-options.txt"
 # metrics) before and after: what its young collections promoted, unless a full collection ran in between (counted);
 # beside it its code cache and metaspace (what the JIT compiled and the classes loaded for the new work). Then each
 # service's RSS again: the reading after the whole benchmark, which the table judges (section 4's, before this phase, is
-# printed beside it). It comes after section 4, not before: its four to five minutes would put the idle reading into the
-# expiry of the warm-up's transactions, 15 minutes after the warm-up began (run 106 of docs/performance.md: 8,085
-# expired during that idle reading); the warm-up's expiry falls into this phase instead, as expiries of earlier
-# creations would in production. --steady-seconds 0 leaves the phase out (the table then judges section 4's RSS).
+# printed beside it). It comes after section 4, not before: its own expiry would otherwise run into the idle reading.
+# The warm-up's transactions, open for --run-lifetime, may expire during this phase on a slow instance, as expiries of
+# earlier creations would in production. --steady-seconds 0 leaves the phase out (the table then judges section 4's
+# RSS).
 # tx_memory: "old-generation-bytes major-collections code-cache-bytes metaspace-bytes" of transaction-service (Serial's
 # tenured generation; the code cache is one pool with -XX:-TieredCompilation, the sum of its segments otherwise)
 tx_memory() {
@@ -774,14 +780,9 @@ overdue_now() { # "overdue oldest-seconds": open transactions past their expirat
 if ((steady_seconds > 0)); then
   steady_rate=$(awk -v share="$steady_share" '/Requests\/sec:/ { printf "%d", $2 * share / 100 }' "$out/wrk-gateway.txt")
   ((steady_rate > 0)) || die "the gateway run made no creations to take a share of"
-  if ((merchants > 1)); then
-    paste "$out/merchants.txt" "$out/headers-gateway.txt" >"$out/steady-pairs.txt"
-  else
-    printf '%s\t%s\n' "$merchant" "$gw_header" >"$out/steady-pairs.txt"
-  fi
   step "steady state: a QR lifetime of ${steady_lifetime}s for USDC on base for the $merchants merchant(s)"
-  python3 "$BENCH_DIR/steady-merchants.py" http://127.0.0.1:8080 "$account" "$api_key" "$steady_lifetime" \
-    "$out/steady-pairs.txt" "$CREATION_BODY" || die "the merchants did not get the steady state's QR lifetime"
+  python3 "$BENCH_DIR/merchant-lifetime.py" http://127.0.0.1:8080 "$account" "$api_key" "$steady_lifetime" \
+    "$out/merchant-pairs.txt" "$CREATION_BODY" || die "the merchants did not get the steady state's QR lifetime"
   step "steady state: creations through the gateway for ${steady_seconds}s at $steady_rate/s ($steady_share% of the gateway run), each expiring ${steady_lifetime}s on"
   read -r old_used0 old_major0 code0 meta0 < <(tx_memory)
   expired_steady0=$(expired_now)
@@ -814,8 +815,8 @@ if ((steady_seconds > 0)); then
 fi
 
 # Readiness once more after the runs (with --start only), now beside whatever the runs left running: the expiry of
-# their transactions 15 minutes after creation, and the events of that expiry in webhook-, reporting- and
-# subscription-service. Reported with the CPU the rest of the machine used meanwhile, not judged.
+# their transactions (a --run-lifetime or --steady-lifetime after creation), and the events of that expiry in webhook-,
+# reporting- and subscription-service. Reported with the CPU the rest of the machine used meanwhile, not judged.
 if $start; then
   readiness_round after
 fi
@@ -1013,7 +1014,8 @@ row("settle before the idle measurement, s (until the JIT compilers of the six s
 idle_six = sum(cpu["idle"][s] for s in services) / idle
 row("idle CPU, six services together (% of a core)", f"{100*idle_six:.1f}", "< 3", f"{idle_six/0.03:.2f}", idle_six < 0.03)
 expired_idle = int(open(f"{out}/expired-idle.txt").read())
-row("  transactions that expired during it (work, not idle, when not 0: the warm-up's or the runs', 15 minutes on)",
+run_lifetime = open(f"{out}/run-lifetime.txt").read().strip()
+row(f"  transactions that expired during it (work, not idle, when not 0: the warm-up's or the runs', {run_lifetime} s on)",
     f"{expired_idle}", "(reported)", "-", None)
 def jit_share(run):
     """Share of a core the six services' C1 and C2 compiler threads spent during an idle measurement."""

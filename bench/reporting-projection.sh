@@ -22,6 +22,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 ROOT=$PWD
+. "$ROOT/deploy/local/lib.sh"
 
 count=1000000 accounts=100 requests=500 keep=false
 while (($#)); do
@@ -49,7 +50,6 @@ DB=reporting_bench
 prefix="bench-$run"
 PSQL=(psql -q -h 127.0.0.1 -U payments -v ON_ERROR_STOP=1)
 ADMIN=(psql -q -h 127.0.0.1 -U postgres -v ON_ERROR_STOP=1) # creating a database needs a superuser (local trust)
-KEY="$ROOT/deploy/local/keys/local-dev-internal-private.pem"
 service_pid=""
 
 cleanup() {
@@ -117,14 +117,8 @@ rows=$("${PSQL[@]}" -d "$DB" -At -c "select count(*) from $schema.transaction_ro
 log "store $schema: $rows transaction rows; VACUUM ANALYZE"
 "${PSQL[@]}" -d "$DB" -c "vacuum analyze $schema.transaction_row" -c "vacuum analyze $schema.payment_row" >/dev/null
 
-b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
-token() { # an internal identity token for account $1, as the gateway mints it
-  local now header payload
-  now=$(date +%s)
-  header=$(printf '{"alg":"RS256","typ":"JWT"}' | b64url)
-  payload=$(printf '{"iss":"cryptopay-gateway","aud":"cryptopay-services","sub":"bench","upn":"bench","groups":["admin"],"key_type":"api","acct":"%s","iat":%d,"exp":%d}' \
-    "$1" "$now" $((now + 3600)) | b64url)
-  printf '%s.%s.%s' "$header" "$payload" "$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$KEY" | b64url)"
+token() { # an internal identity token for account $1, as the gateway mints it, valid an hour (the listing runs)
+  identity_token --role admin --key-type api --account "$1" --lifetime 3600
 }
 uuid_of() { # the generator's name-based ids (UUID v3 of "bench-<name>")
   python3 -c "import hashlib,uuid,sys; h=bytearray(hashlib.md5(('bench-'+sys.argv[1]).encode()).digest()); h[6]=(h[6]&0x0f)|0x30; h[8]=(h[8]&0x3f)|0x80; print(uuid.UUID(bytes=bytes(h)))" "$1"

@@ -3,7 +3,8 @@
 # Source it:  . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 #
 # Provides: REPO_ROOT, STATE_DIR (<repo>/.local, git-ignored), step, warn, die,
-#           find_java, wait_http, wait_port, port_open, start_bg, stop_pidfile, pid_alive.
+#           find_java, wait_http, wait_port, port_open, start_bg, stop_pidfile, pid_alive, jwt_rs256,
+#           identity_token.
 
 if [[ -n "${_LOCAL_LIB_SOURCED:-}" ]]; then
   return 0
@@ -267,3 +268,32 @@ jwt_rs256() {
 }
 
 _b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
+
+# identity_token --role R --key-type T --account A [--merchant M] [--merchant-ref REF] [--lifetime S]: prints the
+# identity token gateway-service would mint for a caller (TokenMinter's claims: issuer, audience, subject "bench",
+# the role as its one group, key_type, acct, and mid and mid_ref when given), signed with the local development key
+# and valid S seconds (900, the gateway's, unless given). The benchmarks send it to call a service directly.
+identity_token() {
+  local role="" key_type="" account="" merchant="" ref="" lifetime=900 now claims
+  while (($#)); do
+    (($# >= 2)) || die "identity_token: $1 needs a value"
+    case "$1" in
+      --role) role="$2" ;;
+      --key-type) key_type="$2" ;;
+      --account) account="$2" ;;
+      --merchant) merchant="$2" ;;
+      --merchant-ref) ref="$2" ;;
+      --lifetime) lifetime="$2" ;;
+      *) die "identity_token: unknown option $1" ;;
+    esac
+    shift 2
+  done
+  [[ -n "$role" && -n "$key_type" && -n "$account" ]] || die "identity_token: --role, --key-type and --account are required"
+  now=$(date +%s)
+  claims=$(printf '{"iss":"cryptopay-gateway","aud":"cryptopay-services","sub":"bench","upn":"bench","groups":["%s"],"key_type":"%s","acct":"%s"' \
+    "$role" "$key_type" "$account")
+  [[ -z "$merchant" ]] || claims+=$(printf ',"mid":"%s"' "$merchant")
+  [[ -z "$ref" ]] || claims+=$(printf ',"mid_ref":"%s"' "$ref")
+  claims+=$(printf ',"iat":%d,"exp":%d}' "$now" "$((now + lifetime))")
+  jwt_rs256 "$LOCAL_DIR/keys/local-dev-internal-private.pem" '{"alg":"RS256","typ":"JWT"}' "$claims"
+}

@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
-"""Gives the benchmark's merchants a short QR lifetime for USDC on base, through the public API, and waits until
-transaction-service creates with it (bench/payment-path.sh, the steady state of section 5).
+"""Gives the benchmark's merchants a QR lifetime for USDC on base, through the public API, and waits until
+transaction-service creates with it (bench/payment-path.sh: the run's lifetime before the warm-up, so that the
+warm-up's transactions do not expire during the idle reading after the runs, and the steady state's short one).
 
-    steady-merchants.py GATEWAY_URL ACCOUNT API_KEY LIFETIME_SECONDS PAIRS_FILE CREATION_BODY
+    merchant-lifetime.py GATEWAY_URL ACCOUNT API_KEY LIFETIME_SECONDS PAIRS_FILE CREATION_BODY
 
 PAIRS_FILE has one line per merchant: its UUID, a tab, and the header line it creates with through the gateway
 ("X-Publishable-Key: pk_..." or "X-Publishable-Key: pk_...:<merchant>"). Each merchant is read (GET), written back
 with its USDC-on-base settings (its own, else the account's, which it inherits) and the new qrExpirationSeconds
 (Update Merchant, PUT), then creates one transaction at a time through the gateway with CREATION_BODY (payment-path.sh's
 creation, USDC on base) and reads it back, until one expires LIFETIME_SECONDS after its creation: the update reaches
-transaction-service through Kafka. Prints how many merchants and how long it took; exits 1, naming the merchant, when
-one does not get there within 20 s. One process for all merchants: the curl-per-request loops of payment-path.sh take
-about a second a merchant with 200 of them on a slow instance.
+transaction-service through Kafka (and a new merchant or key the gateway). Prints how many merchants and how long it
+took; exits 1, naming the merchant, when one does not get there within 20 s. One process for all merchants: the
+curl-per-request loops of payment-path.sh take about a second a merchant with 200 of them on a slow instance.
 """
 import json
 import sys
