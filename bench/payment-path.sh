@@ -417,9 +417,11 @@ pgb "$out/single.sql" >"$out/pgbench-single.txt"
 
 # --- 2./3. wrk POST /transaction ----------------------------------------------------------------------------------
 # mint_direct_tokens: the identity tokens the direct runs send, as the gateway would mint them (one per merchant for
-# the creations, one for the API key's GET), each valid 900 s as the gateway's are. Minted again before each phase that
-# uses them: on a slow instance the two warm-ups alone may take up to --warmup-max each, and tokens minted once at the
-# start had expired by the GET's direct runs (run 130: every direct GET and one-connection request a 401).
+# the creations, one for the API key's GET), each valid 900 s (the gateway's own live 60 s and are signed anew as they
+# age, gateway.identity-token-lifetime; a token that lasts a phase keeps the signing out of the direct runs). Minted
+# again before each phase that uses them: on a slow instance the two warm-ups alone may take up to --warmup-max each,
+# and tokens minted once at the start had expired by the GET's direct runs (run 130: every direct GET and
+# one-connection request a 401).
 mint_direct_tokens() {
   local m
   token=$(identity_token --role publishable --key-type publishable --account "$account" --merchant "$merchant")

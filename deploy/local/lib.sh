@@ -272,7 +272,8 @@ _b64url() { openssl base64 -A | tr '+/' '-_' | tr -d '='; }
 # identity_token --role R --key-type T --account A [--merchant M] [--merchant-ref REF] [--lifetime S]: prints the
 # identity token gateway-service would mint for a caller (TokenMinter's claims: issuer, audience, subject "bench",
 # the role as its one group, key_type, acct, and mid and mid_ref when given), signed with the local development key
-# and valid S seconds (900, the gateway's, unless given). The benchmarks send it to call a service directly.
+# and valid S seconds (900 unless given: long enough for a benchmark's phase; the gateway's own live 60 s and are
+# signed anew as they age). The benchmarks send it to call a service directly.
 identity_token() {
   local role="" key_type="" account="" merchant="" ref="" lifetime=900 now claims
   while (($#)); do
