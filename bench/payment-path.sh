@@ -421,17 +421,20 @@ pgb "$out/single.sql" >"$out/pgbench-single.txt"
 # age, gateway.identity-token-lifetime; a token that lasts a phase keeps the signing out of the direct runs). Minted
 # again before each phase that uses them: on a slow instance the two warm-ups alone may take up to --warmup-max each,
 # and tokens minted once at the start had expired by the GET's direct runs (run 130: every direct GET and
-# one-connection request a 401).
+# one-connection request a 401). "mint_direct_tokens get" mints only the API key's token, all the GET phases send (the
+# creations' are one per merchant: 200 signatures with --merchants 200).
 mint_direct_tokens() {
   local m
-  token=$(identity_token --role publishable --key-type publishable --account "$account" --merchant "$merchant")
-  direct_header="Authorization: Bearer $token"
-  if ((merchants > 1)); then
-    for m in "${all_merchants[@]}"; do
-      echo "Authorization: Bearer $(identity_token --role publishable --key-type publishable --account "$account" \
-        --merchant "$m" --merchant-ref "$m")"
-    done >"$out/headers-direct.txt"
-    direct_header="@$out/headers-direct.txt"
+  if [[ "${1:-}" != get ]]; then
+    token=$(identity_token --role publishable --key-type publishable --account "$account" --merchant "$merchant")
+    direct_header="Authorization: Bearer $token"
+    if ((merchants > 1)); then
+      for m in "${all_merchants[@]}"; do
+        echo "Authorization: Bearer $(identity_token --role publishable --key-type publishable --account "$account" \
+          --merchant "$m" --merchant-ref "$m")"
+      done >"$out/headers-direct.txt"
+      direct_header="@$out/headers-direct.txt"
+    fi
   fi
   api_token=$(identity_token --role admin --key-type api --account "$account" --merchant "$merchant" \
     --merchant-ref "$merchant")
@@ -637,7 +640,7 @@ pgb "$out/creation.sql" >"$out/pgbench-creation-after.txt"
 # With the later compile thresholds of deploy/local/start (docs/decisions.md §81) a 5 s warm-up, this script's
 # earlier one, left the gateway compiling through the measured run. Then, as for the creations: gateway, direct,
 # gateway again.
-mint_direct_tokens
+mint_direct_tokens get
 get_wrk() { # name url duration header... (WRK_CONNECTIONS as for wrk_post)
   local name="$1" url="$2" d="$3" c="${WRK_CONNECTIONS:-$connections}"
   local t=$((c < 2 ? c : 2))
@@ -659,7 +662,7 @@ warm_until_quiet GET 0.03 get_round
 get_warm_seconds=$WARM_SECONDS get_warm_quiet=$WARM_QUIET
 echo "$get_warm_seconds $get_warm_quiet" >"$out/get-warm.txt"
 step "GET /transaction/{id} with an API key: $duration through the gateway, $duration direct, $duration through the gateway again"
-mint_direct_tokens
+mint_direct_tokens get
 get_wrk get-gateway "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
 get_wrk get-direct "${get_direct[0]}" "$duration" "${get_direct[@]:1}"
 get_wrk get-gateway2 "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
