@@ -46,6 +46,12 @@ import org.jboss.logging.Logger;
  * waits {@code cryptopay.outbox.linger} (5 ms) before reading the outbox, so the events of the creations committed
  * meanwhile leave in one batch, one transaction and one marking statement instead of one each. An event after a quiet
  * spell (the previous run found nothing) leaves at once.
+ *
+ * <p>An outage is reported by the relay, not record by record (docs/decisions.md §127): a WARN at the first failed run,
+ * then one line a minute while the runs keep failing (a WARN, an ERROR once the outage has lasted
+ * {@code cryptopay.outbox.error-after}, 5 minutes: webhooks and every service's view of this one are that late), and
+ * an INFO when a run succeeds again, with how long the events waited. The connector's own ERRORs for each record of a
+ * failed batch are turned into DEBUG by {@link OutboxSendFailureFilter}.
  */
 @ApplicationScoped
 @Unremovable
@@ -69,19 +75,23 @@ public class OutboxRelay {
     private volatile boolean busy;
     /** The relay's thread and the pace of its safety net: doubles while runs find nothing to send (§70). */
     private final PacedJob job;
+    /** How an outage is reported (§127); touched only on the relay's thread. */
+    private final OutageReport outage;
 
     public OutboxRelay(EntityManager em, @Channel(Channels.OUTBOX) MutinyEmitter<String> emitter,
             @ConfigProperty(name = "cryptopay.outbox.batch-size", defaultValue = "200") int batchSize,
             @ConfigProperty(name = "cryptopay.outbox.ack-timeout", defaultValue = "15s") Duration ackTimeout,
             @ConfigProperty(name = "cryptopay.outbox.interval", defaultValue = "1s") Duration interval,
             @ConfigProperty(name = "cryptopay.outbox.max-idle-interval", defaultValue = "30s") Duration maxIdle,
-            @ConfigProperty(name = "cryptopay.outbox.linger", defaultValue = "5ms") Duration linger) {
+            @ConfigProperty(name = "cryptopay.outbox.linger", defaultValue = "5ms") Duration linger,
+            @ConfigProperty(name = "cryptopay.outbox.error-after", defaultValue = "5m") Duration errorAfter) {
         this.em = em;
         this.linger = linger;
         this.emitter = emitter;
         this.batchSize = batchSize;
         this.ackTimeout = ackTimeout;
         this.job = new PacedJob("outbox-relay", new IdleBackoff(interval, maxIdle), timed -> relayPending());
+        this.outage = new OutageReport(LOG, errorAfter, Duration.ofMinutes(1));
     }
 
     /**
@@ -127,8 +137,13 @@ public class OutboxRelay {
                 sentAny |= sent > 0;
                 first = false;
             } while (sent == batchSize);
+            outage.succeeded(System.nanoTime());
         } catch (RuntimeException e) {
-            Stopping.logPaused(LOG, job.stopped(), "outbox relay paused, will retry: %s", e.getMessage());
+            if (job.stopped()) {
+                Stopping.logPaused(LOG, true, "outbox relay paused, will retry: %s", e.getMessage());
+            } else {
+                outage.failed(System.nanoTime(), e.getMessage());
+            }
         } finally {
             busy = sentAny;
         }

@@ -1,6 +1,7 @@
 package dev.cryptopay.support.outbox;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.events.CloudEvent;
@@ -16,9 +17,15 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.jboss.logmanager.ExtHandler;
+import org.jboss.logmanager.handlers.ConsoleHandler;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +34,9 @@ import org.junit.jupiter.api.Test;
  * them go once the broker can be reached. The relay's producer is pointed at a port where nothing listens; "the
  * broker comes back" is a TCP forwarder opened on that port to the real test broker (the producer needs it only to
  * find the broker: the broker's own advertised address serves the rest).
+ *
+ * <p>And what the log says of it (docs/decisions.md §127): one WARN from the relay when the outage begins and one INFO
+ * when it ends, and none of the connector's per-record ERRORs on the console.
  */
 @QuarkusTest
 @TestProfile(OutboxRelayBrokerDownTest.UnreachableBroker.class)
@@ -52,6 +62,8 @@ class OutboxRelayBrokerDownTest {
     @Test
     void eventsWaitWhileTheBrokerCannotBeReachedAndAllGoOnceItCan() throws Exception {
         String topic = RelayFixture.newTopic();
+        CapturedRecords connector = new CapturedRecords(OutboxSendFailureFilter.CATEGORY);
+        CapturedRecords relayLog = new CapturedRecords(OutboxRelay.class.getName());
         List<String> ids = RelayFixture.append(outbox, topic, "test.outage", 10);
 
         // The broker is unreachable: however often the relay runs, every event keeps waiting.
@@ -61,6 +73,20 @@ class OutboxRelayBrokerDownTest {
             assertEquals(ids.size(), RelayFixture.waiting(em, ids), "nothing is marked while the broker is away");
             Thread.sleep(500);
         }
+        connector.close();
+        List<LogRecord> sendFailures = connector.records().stream()
+                .filter(record -> String.valueOf(record.getMessage()).matches("SRMSG18206: .*|SRMSG18212: .*"))
+                .toList();
+        assertFalse(sendFailures.isEmpty(), "the connector reported the records it could not send: "
+                + connector.lines());
+        List<Handler> console = consoleHandlers(Logger.getLogger("").getHandlers(), new ArrayList<>());
+        assertFalse(console.isEmpty(), "the service logs to the console");
+        for (LogRecord failure : sendFailures) {
+            assertEquals("ERROR", failure.getLevel().toString(), CapturedRecords.line(failure));
+            for (Handler handler : console) {
+                assertFalse(handler.isLoggable(failure), "on the console: " + CapturedRecords.line(failure));
+            }
+        }
 
         // The port as the relay's producer was configured (the profile's class is loaded apart from the test's).
         String unreachable = ConfigProvider.getConfig()
@@ -69,10 +95,29 @@ class OutboxRelayBrokerDownTest {
         try (Forwarder broker = new Forwarder(port, RelayFixture.broker())) {
             RelayFixture.awaitPublished(relay, em, ids, Duration.ofSeconds(90));
         }
+        relayLog.close();
+        List<String> reported = relayLog.lines();
+        assertEquals(2, reported.size(), "one line as the outage began, one as it ended: " + reported);
+        assertTrue(reported.get(0).startsWith("WARN outbox relay paused, will retry: "), reported.get(0));
+        assertTrue(reported.get(1).matches("INFO outbox relay resumed after \\d+ ms \\(failed runs: \\d+\\); .*"),
+                reported.get(1));
         List<CloudEvent> events = RelayFixture.read(topic,
                 seen -> seen.stream().map(CloudEvent::id).toList().containsAll(ids));
         assertEquals(new HashSet<>(ids), RelayFixture.counts(events).keySet(), "every event arrived, none lost");
         assertTrue(events.size() >= ids.size());
+    }
+
+    /** The console handlers below Quarkus' wrapping handlers. */
+    private static List<Handler> consoleHandlers(Handler[] handlers, List<Handler> found) {
+        for (Handler handler : handlers) {
+            if (handler instanceof ConsoleHandler) {
+                found.add(handler);
+            }
+            if (handler instanceof ExtHandler wrapper) {
+                consoleHandlers(wrapper.getHandlers(), found);
+            }
+        }
+        return found;
     }
 
     private static int freePort() {
