@@ -208,7 +208,11 @@ public class OutboxRelay {
             acked.completeExceptionally(failure);
             return CompletableFuture.completedFuture(null);
         });
-        emitter.sendMessageAndForget(message);
+        // What sendMessageAndForget does, less its WARN (SRMSG00234) for every message that fails: the relay reports
+        // an outage once (§127). A failure that comes without a nack (the emitter refused the message) fails the
+        // future too, rather than leaving it to the ack timeout.
+        emitter.sendMessage(message).subscribe().with(sent -> {
+        }, acked::completeExceptionally);
         return acked;
     }
 }
