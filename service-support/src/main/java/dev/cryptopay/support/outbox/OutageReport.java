@@ -15,10 +15,11 @@ final class OutageReport {
     private final Logger log;
     private final long errorAfterNanos;
     private final long everyNanos;
-    /** When the outage's first failure came; 0 while there is no outage. */
+    /** The failed runs of the outage under way; 0 while there is none. */
+    private int failures;
+    /** When the outage's first failure came, and when it was last reported: read only while {@code failures > 0}. */
     private long since;
     private long lastReported;
-    private int failures;
 
     OutageReport(Logger log, Duration errorAfter, Duration every) {
         this.log = log;
@@ -28,9 +29,8 @@ final class OutageReport {
 
     /** A run failed at {@code now} with {@code reason}. */
     void failed(long now, String reason) {
-        failures++;
-        if (since == 0) {
-            since = now == 0 ? 1 : now;
+        if (failures++ == 0) {
+            since = now;
             lastReported = now;
             log.warnf("outbox relay paused, will retry: %s", reason);
             return;
@@ -48,17 +48,16 @@ final class OutageReport {
 
     /** A run succeeded at {@code now}: ends the outage, if there was one. */
     void succeeded(long now) {
-        if (since == 0) {
+        if (failures == 0) {
             return;
         }
         log.infof("outbox relay resumed after %d ms (failed runs: %d); the events that waited were sent",
                 Duration.ofNanos(now - since).toMillis(), failures);
-        since = 0;
         failures = 0;
     }
 
     /** Whether an outage is under way (for tests). */
     boolean paused() {
-        return since != 0;
+        return failures > 0;
     }
 }
