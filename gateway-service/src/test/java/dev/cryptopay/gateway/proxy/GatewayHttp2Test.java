@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.cryptopay.support.testing.CapturedLog;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import java.io.ByteArrayInputStream;
@@ -16,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -62,7 +64,7 @@ class GatewayHttp2Test {
 
     @BeforeEach
     void open() throws Exception {
-        errors = CapturedLog.errors();
+        errors = CapturedLog.everything();
         RECEIVED.clear();
         base = URI.create("http://127.0.0.1:" + RestAssured.port);
         client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
@@ -98,7 +100,7 @@ class GatewayHttp2Test {
             assertTrue(received.startsWith("GET /accounts/" + ACCOUNT + "/webhooks, Content-Length: "), received);
             assertTrue(received.endsWith(", "), "no body: " + received);
         }
-        assertEquals(List.of(), errors.messages(), "no ERROR while forwarding HTTP/2 GETs");
+        assertEquals(List.of(), errors.lines(Level.SEVERE), "no ERROR while forwarding HTTP/2 GETs");
     }
 
     static final String JSON = "{\"url\":\"https://merchant.example/hooks\",\"events\":[\"transaction.confirmed\"]}";
@@ -129,7 +131,7 @@ class GatewayHttp2Test {
         assertEquals(200, answer.statusCode());
         assertEquals(List.of("POST /accounts/" + ACCOUNT + "/webhooks, Content-Length: " + JSON.length() + ", " + JSON),
                 RECEIVED);
-        assertEquals(List.of(), errors.messages());
+        assertEquals(List.of(), errors.lines(Level.SEVERE));
     }
 
     @Test
@@ -148,6 +150,6 @@ class GatewayHttp2Test {
         assertEquals(411, answer.statusCode(), answer.body());
         assertEquals("application/problem+json", answer.headers().firstValue("Content-Type").orElse(null));
         assertTrue(answer.body().contains("\"code\":\"length_required\""), answer.body());
-        assertEquals(List.of(), errors.messages());
+        assertEquals(List.of(), errors.lines(Level.SEVERE));
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.cryptopay.support.security.KeyHash;
+import dev.cryptopay.support.testing.CapturedLog;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -37,6 +38,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -186,9 +188,9 @@ class GatewayUnansweredTest {
                 "GET /accounts/\\{accountUUID}/webhooks, forwarded to WEBHOOK, for \\d+ ms"), unanswered.get(0));
 
         List<String> warnings;
-        try (CapturedLog captured = CapturedLog.routerWarnings()) {
+        try (CapturedLog captured = CapturedLog.of(GatewayRouter.class)) {
             router.stop(new ShutdownEvent()); // what Quarkus calls after its wait for requests in flight
-            warnings = captured.messages();
+            warnings = captured.messages(Level.WARNING);
         }
         assertEquals(1, warnings.size(), "warnings: " + warnings);
         assertTrue(warnings.get(0).startsWith("1 requests unanswered at the stop"), warnings.get(0));

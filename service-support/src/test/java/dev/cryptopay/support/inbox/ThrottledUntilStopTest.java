@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.support.lifecycle.Stopping;
+import dev.cryptopay.support.testing.CapturedLog;
 import io.smallrye.mutiny.TimeoutException;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.reactive.messaging.kafka.IncomingKafkaRecord;
@@ -15,10 +16,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -62,34 +59,10 @@ class ThrottledUntilStopTest {
         }
     }
 
-    /** The messages ThrottledUntilStop logs while open: the raw or the formatted text, as the log manager keeps it. */
-    private static final class Logged extends Handler implements AutoCloseable {
-        final Logger log = Logger.getLogger(ThrottledUntilStop.class.getName());
-        final List<String> messages = new CopyOnWriteArrayList<>();
-
-        Logged() {
-            log.addHandler(this);
-        }
-
-        @Override
-        public void publish(LogRecord record) {
-            messages.add(String.valueOf(record.getMessage()));
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-            log.removeHandler(this);
-        }
-
-        /** True if exactly one message was logged, {@code format}'s (with or without the channel filled in). */
-        boolean onlyOne(String format, String channel) {
-            return messages.size() == 1 && (messages.get(0).equals(format)
-                    || messages.get(0).equals(String.format(format, channel)));
-        }
+    /** True if exactly one message was logged, {@code format}'s (with or without the channel filled in). */
+    private static boolean onlyOne(List<String> messages, String format, String channel) {
+        return messages.size() == 1 && (messages.get(0).equals(format)
+                || messages.get(0).equals(String.format(format, channel)));
     }
 
     @Test
@@ -103,14 +76,14 @@ class ThrottledUntilStopTest {
         assertEquals(List.of("received"), throttled.calls);
 
         stopping.begin();
-        try (Logged logged = new Logged()) {
+        try (CapturedLog logged = CapturedLog.of(ThrottledUntilStop.class)) {
             Uni<IncomingKafkaRecord<Object, Object>> held = strategy.received(null);
             assertThrows(TimeoutException.class, () -> held.await().atMost(Duration.ofMillis(200)),
                     "held back: never handed to the consumer");
             strategy.terminate(false);
             strategy.received(null);
-            assertTrue(logged.onlyOne(ThrottledUntilStop.HELD_AT_STOP, "events-in"),
-                    "one line, naming the stop: " + logged.messages);
+            assertTrue(onlyOne(logged.messages(), ThrottledUntilStop.HELD_AT_STOP, "events-in"),
+                    "one line, naming the stop: " + logged.messages());
         }
         assertEquals(List.of("received", "terminate false"), throttled.calls,
                 "the throttled strategy is not asked once stopping");
@@ -126,11 +99,11 @@ class ThrottledUntilStopTest {
         assertSame(null, strategy.handle(null).await().atMost(Duration.ofSeconds(5)));
         strategy.partitionsRevoked(Set.of(partition));
         strategy.terminate(false);
-        try (Logged logged = new Logged()) {
+        try (CapturedLog logged = CapturedLog.of(ThrottledUntilStop.class)) {
             Uni<IncomingKafkaRecord<Object, Object>> held = strategy.received(null);
             assertThrows(TimeoutException.class, () -> held.await().atMost(Duration.ofMillis(200)));
-            assertTrue(logged.onlyOne(ThrottledUntilStop.HELD_AT_CLOSE, "views-in"),
-                    "one line, naming the channel's close and not a stop: " + logged.messages);
+            assertTrue(onlyOne(logged.messages(), ThrottledUntilStop.HELD_AT_CLOSE, "views-in"),
+                    "one line, naming the channel's close and not a stop: " + logged.messages());
         }
         assertEquals(List.of("assigned [payments.keys.v1-0]", "handle", "revoked [payments.keys.v1-0]",
                 "terminate false"), throttled.calls);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptopay.support.testing.CapturedLog;
 import java.time.Duration;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -25,7 +26,7 @@ class OutageReportTest {
     void oneWarningPerOutageAMinuteApartAnErrorAfterTheLimitAndOneLineWhenItEnds() {
         OutageReport report = report();
         long t0 = 1_000 * SECOND;
-        try (CapturedRecords log = new CapturedRecords(CATEGORY).level(Level.INFO)) {
+        try (CapturedLog log = CapturedLog.of(CATEGORY).level(Level.INFO)) {
             report.succeeded(t0 - SECOND);
             assertEquals(List.of(), log.lines(), "a success with no outage says nothing");
 
@@ -62,7 +63,7 @@ class OutageReportTest {
     @Test
     void aStallOfASecondIsOneWarningAndOneLineWhenItEndsAndTheNextOutageStartsAfresh() {
         OutageReport report = report();
-        try (CapturedRecords log = new CapturedRecords(CATEGORY).level(Level.INFO)) {
+        try (CapturedLog log = CapturedLog.of(CATEGORY).level(Level.INFO)) {
             report.failed(5 * SECOND, "Disconnected from node 1 due to timeout");
             report.succeeded(6 * SECOND);
             report.failed(500 * SECOND, "again");

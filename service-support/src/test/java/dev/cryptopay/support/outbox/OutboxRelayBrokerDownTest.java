@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.events.CloudEvent;
+import dev.cryptopay.support.testing.CapturedLog;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -62,11 +63,22 @@ class OutboxRelayBrokerDownTest {
     @Test
     void eventsWaitWhileTheBrokerCannotBeReachedAndAllGoOnceItCan() throws Exception {
         String topic = RelayFixture.newTopic();
-        CapturedRecords connector = new CapturedRecords(OutboxSendFailureFilter.CATEGORY);
-        CapturedRecords relayLog = new CapturedRecords(OutboxRelay.class.getName());
-        CapturedRecords emitterLog = new CapturedRecords("io.smallrye.reactive.messaging.provider");
-        List<String> ids = RelayFixture.append(outbox, topic, "test.outage", 10);
+        List<String> ids;
+        try (CapturedLog connector = CapturedLog.of(OutboxSendFailureFilter.CATEGORY);
+                CapturedLog relayLog = CapturedLog.of(OutboxRelay.class);
+                CapturedLog emitterLog = CapturedLog.of("io.smallrye.reactive.messaging.provider")) {
+            ids = RelayFixture.append(outbox, topic, "test.outage", 10);
+            brokerAwayThenBack(ids, connector, relayLog, emitterLog);
+        }
+        List<CloudEvent> events = RelayFixture.read(topic,
+                seen -> seen.stream().map(CloudEvent::id).toList().containsAll(ids));
+        assertEquals(new HashSet<>(ids), RelayFixture.counts(events).keySet(), "every event arrived, none lost");
+        assertTrue(events.size() >= ids.size());
+    }
 
+    /** Keeps the broker away for 8 s, then lets the relay reach it; checks what was logged meanwhile, and how. */
+    private void brokerAwayThenBack(List<String> ids, CapturedLog connector, CapturedLog relayLog,
+            CapturedLog emitterLog) throws Exception {
         // The broker is unreachable: however often the relay runs, every event keeps waiting.
         Instant outageEnd = Instant.now().plusSeconds(8);
         while (Instant.now().isBefore(outageEnd)) {
@@ -74,7 +86,6 @@ class OutboxRelayBrokerDownTest {
             assertEquals(ids.size(), RelayFixture.waiting(em, ids), "nothing is marked while the broker is away");
             Thread.sleep(500);
         }
-        connector.close();
         List<LogRecord> sendFailures = connector.records().stream()
                 .filter(record -> String.valueOf(record.getMessage()).matches("SRMSG18206: .*|SRMSG18212: .*"))
                 .toList();
@@ -83,9 +94,9 @@ class OutboxRelayBrokerDownTest {
         List<Handler> console = consoleHandlers(Logger.getLogger("").getHandlers(), new ArrayList<>());
         assertFalse(console.isEmpty(), "the service logs to the console");
         for (LogRecord failure : sendFailures) {
-            assertEquals("ERROR", failure.getLevel().toString(), CapturedRecords.line(failure));
+            assertEquals("ERROR", failure.getLevel().toString(), CapturedLog.line(failure));
             for (Handler handler : console) {
-                assertFalse(handler.isLoggable(failure), "on the console: " + CapturedRecords.line(failure));
+                assertFalse(handler.isLoggable(failure), "on the console: " + CapturedLog.line(failure));
             }
         }
 
@@ -96,8 +107,6 @@ class OutboxRelayBrokerDownTest {
         try (Forwarder broker = new Forwarder(port, RelayFixture.broker())) {
             RelayFixture.awaitPublished(relay, em, ids, Duration.ofSeconds(90));
         }
-        relayLog.close();
-        emitterLog.close();
         assertEquals(List.of(), emitterLog.lines().stream().filter(line -> line.contains("SRMSG00234")).toList(),
                 "no WARN from the emitter for each message that failed");
         List<String> reported = relayLog.lines();
@@ -105,10 +114,6 @@ class OutboxRelayBrokerDownTest {
         assertTrue(reported.get(0).startsWith("WARN outbox relay paused, will retry: "), reported.get(0));
         assertTrue(reported.get(1).matches("INFO outbox relay resumed after \\d+ ms \\(failed runs: \\d+\\); .*"),
                 reported.get(1));
-        List<CloudEvent> events = RelayFixture.read(topic,
-                seen -> seen.stream().map(CloudEvent::id).toList().containsAll(ids));
-        assertEquals(new HashSet<>(ids), RelayFixture.counts(events).keySet(), "every event arrived, none lost");
-        assertTrue(events.size() >= ids.size());
     }
 
     /** The console handlers below Quarkus' wrapping handlers. */

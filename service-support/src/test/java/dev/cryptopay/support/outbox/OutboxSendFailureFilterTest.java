@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.cryptopay.support.testing.CapturedLog;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -41,7 +42,7 @@ class OutboxSendFailureFilterTest {
             connector(NACKING, "Message@1a2b", "outbox-out", "payments.transactions.v1"),
             connector(String.format(NACKING, "Message@1a2b", "outbox-out", "payments.transactions.v1")),
         }) {
-            assertFalse(filter.isLoggable(failure), CapturedRecords.line(failure));
+            assertFalse(filter.isLoggable(failure), CapturedLog.line(failure));
             assertEquals(org.jboss.logmanager.Level.DEBUG, failure.getLevel());
         }
     }
@@ -72,8 +73,8 @@ class OutboxSendFailureFilterTest {
             record("dev.cryptopay.other", org.jboss.logmanager.Level.ERROR, UNABLE, "outbox-out", "t"),
         }) {
             Level level = other.getLevel();
-            assertTrue(filter.isLoggable(other), CapturedRecords.line(other));
-            assertEquals(level, other.getLevel(), CapturedRecords.line(other));
+            assertTrue(filter.isLoggable(other), CapturedLog.line(other));
+            assertEquals(level, other.getLevel(), CapturedLog.line(other));
         }
     }
 }
