@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
-import java.util.UUID;
 
 /**
  * A CloudEvents 1.0 event in structured JSON mode, as written on every topic (docs/decisions.md §8).
@@ -44,9 +43,9 @@ public record CloudEvent(String id, String source, String type, String specversi
         Objects.requireNonNull(type, "type");
     }
 
-    /** A new event with a random id, stamped now (microsecond precision, as PostgreSQL stores it). */
+    /** A new event with a time-ordered id ({@link TimeOrderedIds}), stamped now to the microsecond. */
     public static CloudEvent of(String source, String type, String subject, JsonNode data) {
-        return new CloudEvent(UUID.randomUUID().toString(), source, type, SPEC_VERSION,
+        return new CloudEvent(TimeOrderedIds.next().toString(), source, type, SPEC_VERSION,
                 Instant.now().truncatedTo(ChronoUnit.MICROS).toString(), subject, JSON, data);
     }
 

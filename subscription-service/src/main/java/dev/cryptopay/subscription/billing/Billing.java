@@ -2,6 +2,7 @@ package dev.cryptopay.subscription.billing;
 
 import dev.cryptopay.events.BillingRequest;
 import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.TimeOrderedIds;
 import dev.cryptopay.events.Topics;
 import dev.cryptopay.subscription.config.SubscriptionConfig;
 import dev.cryptopay.subscription.domain.AttemptResult;
@@ -43,7 +44,7 @@ public class Billing {
     @Transactional(Transactional.TxType.MANDATORY)
     public SubscriptionPayment newPayment(Subscription s, OffsetDateTime now) {
         SubscriptionPayment p = new SubscriptionPayment();
-        p.id = UUID.randomUUID();
+        p.id = TimeOrderedIds.next();
         p.subscriptionId = s.id;
         p.planId = s.planId;
         p.accountId = s.accountId;
@@ -68,7 +69,7 @@ public class Billing {
     @Transactional(Transactional.TxType.MANDATORY)
     public PaymentAttempt openAttempt(Subscription s, SubscriptionPayment p, OffsetDateTime now) {
         PaymentAttempt a = new PaymentAttempt();
-        a.id = UUID.randomUUID();
+        a.id = TimeOrderedIds.next();
         a.paymentId = p.id;
         a.result = AttemptResult.REQUESTED;
         a.network = s.network;

@@ -1,5 +1,6 @@
 package dev.cryptopay.transaction.detection;
 
+import dev.cryptopay.events.TimeOrderedIds;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.transaction.chain.ChainAdapter.BlockRef;
 import dev.cryptopay.transaction.chain.ChainAdapter.ChainTransfer;
@@ -228,7 +229,7 @@ public class Detection {
             return null;
         }
         transfer = new PaymentTransfer();
-        transfer.id = UUID.randomUUID();
+        transfer.id = TimeOrderedIds.next();
         transfer.paymentRequestId = request.id;
         transfer.transactionId = request.transactionId;
         transfer.network = network;

@@ -3,6 +3,7 @@ package dev.cryptopay.transaction.service;
 import dev.cryptopay.events.MerchantConfiguration.AssetNetworkConfig;
 import dev.cryptopay.events.MerchantConfiguration.FeeLine;
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.events.TimeOrderedIds;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.problem.ApiException;
 import dev.cryptopay.support.validation.Validation;
@@ -27,7 +28,6 @@ import java.math.BigDecimal;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Opens payment requests: checks that the merchant accepts the asset on the network, quotes at the current
@@ -144,7 +144,7 @@ public class PaymentRequests {
         }
         OffsetDateTime now = Clock.now();
         PaymentRequest request = new PaymentRequest();
-        request.id = UUID.randomUUID();
+        request.id = TimeOrderedIds.next();
         request.transactionId = tx.id;
         request.cryptoAsset = asset;
         request.cryptoNetwork = network;

@@ -2,6 +2,7 @@ package dev.cryptopay.transaction.service;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.TimeOrderedIds;
 import dev.cryptopay.support.catalogue.Catalogue;
 import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.problem.ApiException;
@@ -248,7 +249,7 @@ public class RefundService {
                     + " has no sender address to refund to.");
         }
         Refund leg = new Refund();
-        leg.id = UUID.randomUUID();
+        leg.id = TimeOrderedIds.next();
         leg.transactionId = tx.id;
         leg.paymentRequestId = request.id;
         leg.accountId = tx.accountId;

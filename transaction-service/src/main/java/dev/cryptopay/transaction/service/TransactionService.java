@@ -3,6 +3,7 @@ package dev.cryptopay.transaction.service;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.events.TimeOrderedIds;
 import dev.cryptopay.support.idempotency.IdempotentCreations;
 import dev.cryptopay.support.jdbc.ConsistentReads;
 import dev.cryptopay.support.paging.PageRequest;
@@ -85,7 +86,7 @@ public class TransactionService {
         MerchantView merchant = access.forCreation(scope);
         Opener opener = scope.apiKey() ? Opener.API_KEY : Opener.PUBLISHABLE_KEY;
         return creations.once(caller, idempotencyKey, request, CREATION,
-                () -> open(UUID.randomUUID(), merchant, request, opener));
+                () -> open(TimeOrderedIds.next(), merchant, request, opener));
     }
 
     /**

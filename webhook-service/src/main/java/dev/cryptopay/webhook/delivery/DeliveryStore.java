@@ -1,5 +1,6 @@
 package dev.cryptopay.webhook.delivery;
 
+import dev.cryptopay.events.TimeOrderedIds;
 import dev.cryptopay.support.jdbc.CustomPlans;
 import io.agroal.api.AgroalDataSource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -186,7 +187,7 @@ public class DeliveryStore {
                 List<Outcome> successes = new ArrayList<>();
                 List<Outcome> failures = new ArrayList<>();
                 for (Outcome o : outcomes) {
-                    insert.setObject(1, UUID.randomUUID());
+                    insert.setObject(1, TimeOrderedIds.next());
                     insert.setObject(2, o.delivery().id());
                     insert.setObject(3, o.delivery().webhookId());
                     insert.setInt(4, o.attemptNumber());

@@ -1,6 +1,7 @@
 package dev.cryptopay.webhook.messaging;
 
 import dev.cryptopay.events.EventTypes;
+import dev.cryptopay.events.TimeOrderedIds;
 import dev.cryptopay.support.inbox.Inbox;
 import dev.cryptopay.webhook.domain.Delivery;
 import dev.cryptopay.webhook.domain.Webhook;
@@ -111,7 +112,7 @@ public class EventIngest {
                         payloads.addBatch();
                         bodyStored = true;
                     }
-                    insert.setObject(1, UUID.randomUUID());
+                    insert.setObject(1, TimeOrderedIds.next());
                     insert.setObject(2, target.webhookId());
                     insert.setObject(3, account);
                     insert.setString(4, event.id());

@@ -1,0 +1,57 @@
+package dev.cryptopay.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class TimeOrderedIdsTest {
+
+    /** RFC 9562, appendix A.6: the example version 7 id, made at 2022-02-22 19:22:22 UTC (1645557742000 ms). */
+    @Test
+    void readsTheTimeOfTheRfcsExample() {
+        UUID example = UUID.fromString("017f22e2-79b0-7cc3-98c4-dc0c0c07398f");
+        assertEquals(1645557742000L, TimeOrderedIds.epochMillis(example));
+    }
+
+    @Test
+    void idsAreVersion7WithTheRfcVariantAndTheTimeTheyWereMade() {
+        long before = System.currentTimeMillis();
+        UUID id = TimeOrderedIds.next();
+        long after = System.currentTimeMillis();
+        assertEquals(7, id.version(), id.toString());
+        assertEquals(2, id.variant(), id.toString());
+        long made = TimeOrderedIds.epochMillis(id);
+        assertTrue(before <= made && made <= after, before + " <= " + made + " <= " + after);
+    }
+
+    /** Many ids share a millisecond here: they still increase, as numbers and as the text PostgreSQL may index. */
+    @Test
+    void successiveIdsIncreaseAlsoWithinAMillisecondAndAreDistinct() {
+        List<UUID> ids = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            ids.add(TimeOrderedIds.next());
+        }
+        assertEquals(ids.size(), new HashSet<>(ids).size(), "no id twice");
+        for (int i = 1; i < ids.size(); i++) {
+            UUID previous = ids.get(i - 1);
+            UUID id = ids.get(i);
+            assertTrue(Long.compareUnsigned(previous.getMostSignificantBits(), id.getMostSignificantBits()) < 0
+                    || previous.getMostSignificantBits() == id.getMostSignificantBits()
+                    && Long.compareUnsigned(previous.getLeastSignificantBits(), id.getLeastSignificantBits()) < 0,
+                    previous + " before " + id);
+            assertTrue(previous.toString().compareTo(id.toString()) < 0, previous + " before " + id + " as text");
+        }
+        assertTrue(TimeOrderedIds.epochMillis(ids.get(0)) <= TimeOrderedIds.epochMillis(ids.get(ids.size() - 1)));
+    }
+
+    @Test
+    void aRandomIdHasNoTimeToRead() {
+        assertThrows(IllegalArgumentException.class, () -> TimeOrderedIds.epochMillis(UUID.randomUUID()));
+    }
+}
