@@ -12,8 +12,9 @@ import java.util.UUID;
  * are random, drawn afresh for each id. A B-tree index on such ids takes each new one at its right edge, as it takes
  * a sequence, where a random (version 4) id lands on any of its pages: with millions of rows that keeps the pages
  * being written few and in memory, and after each checkpoint PostgreSQL logs a full copy of each page only the first
- * time it changes, which for random ids is nearly every insert into every such index. What an id tells is its creation time, which the API's
- * {@code createdAt} gives anyway; its 74 random bits keep it as hard to guess as a random id made that millisecond.
+ * time it changes, which for random ids is nearly every insert into every such index. What an id tells is its
+ * creation time, which the API's {@code createdAt} gives anyway; its 74 random bits keep it as hard to guess as a
+ * random id made that millisecond.
  *
  * <p>FasterXML's generator for this draws the random bits of every id from a {@code SecureRandom}. Its other version 7
  * generator counts up from one random value within a millisecond instead, so whoever holds one id could work out the
