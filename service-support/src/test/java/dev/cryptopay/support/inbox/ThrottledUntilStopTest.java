@@ -3,7 +3,6 @@ package dev.cryptopay.support.inbox;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.support.lifecycle.Stopping;
 import dev.cryptopay.support.testing.CapturedLog;
@@ -59,12 +58,6 @@ class ThrottledUntilStopTest {
         }
     }
 
-    /** True if exactly one message was logged, {@code format}'s (with or without the channel filled in). */
-    private static boolean onlyOne(List<String> messages, String format, String channel) {
-        return messages.size() == 1 && (messages.get(0).equals(format)
-                || messages.get(0).equals(String.format(format, channel)));
-    }
-
     @Test
     void passesRecordsOnUntilTheStopThenHoldsThemBack() {
         Throttled throttled = new Throttled();
@@ -82,8 +75,8 @@ class ThrottledUntilStopTest {
                     "held back: never handed to the consumer");
             strategy.terminate(false);
             strategy.received(null);
-            assertTrue(onlyOne(logged.messages(), ThrottledUntilStop.HELD_AT_STOP, "events-in"),
-                    "one line, naming the stop: " + logged.messages());
+            assertEquals(List.of("INFO " + String.format(ThrottledUntilStop.HELD_AT_STOP, "events-in")),
+                    logged.lines(), "one line, naming the stop");
         }
         assertEquals(List.of("received", "terminate false"), throttled.calls,
                 "the throttled strategy is not asked once stopping");
@@ -102,8 +95,8 @@ class ThrottledUntilStopTest {
         try (CapturedLog logged = CapturedLog.of(ThrottledUntilStop.class)) {
             Uni<IncomingKafkaRecord<Object, Object>> held = strategy.received(null);
             assertThrows(TimeoutException.class, () -> held.await().atMost(Duration.ofMillis(200)));
-            assertTrue(onlyOne(logged.messages(), ThrottledUntilStop.HELD_AT_CLOSE, "views-in"),
-                    "one line, naming the channel's close and not a stop: " + logged.messages());
+            assertEquals(List.of("INFO " + String.format(ThrottledUntilStop.HELD_AT_CLOSE, "views-in")),
+                    logged.lines(), "one line, naming the channel's close and not a stop");
         }
         assertEquals(List.of("assigned [payments.keys.v1-0]", "handle", "revoked [payments.keys.v1-0]",
                 "terminate false"), throttled.calls);

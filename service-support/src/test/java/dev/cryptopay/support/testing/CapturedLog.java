@@ -58,12 +58,10 @@ public final class CapturedLog extends Handler implements AutoCloseable {
         return List.copyOf(records);
     }
 
-    /** The messages so far, oldest first, as the log manager passed them on: a format string or the formatted text. */
-    public List<String> messages() {
-        return messages(Level.ALL);
-    }
-
-    /** {@link #messages()} at {@code least} or above. */
+    /**
+     * The messages at {@code least} or above so far, oldest first, as the log manager passed them on: a format string
+     * or the formatted text ({@link #lines} fills the parameters in).
+     */
     public List<String> messages(Level least) {
         return atLeast(least).map(record -> String.valueOf(record.getMessage())).toList();
     }
@@ -75,7 +73,9 @@ public final class CapturedLog extends Handler implements AutoCloseable {
 
     /** {@link #lines()} at {@code least} or above. */
     public List<String> lines(Level least) {
-        return atLeast(least).map(record -> named ? named(record) : line(record)).toList();
+        return atLeast(least).map(record -> named
+                ? record.getLevel() + " " + record.getLoggerName() + ": " + text(record)
+                : line(record)).toList();
     }
 
     private Stream<LogRecord> atLeast(Level least) {
@@ -104,12 +104,6 @@ public final class CapturedLog extends Handler implements AutoCloseable {
         } catch (IllegalFormatException notPrintf) {
             return message + " " + Arrays.toString(parameters);
         }
-    }
-
-    private static String named(LogRecord record) {
-        String line = line(record);
-        int space = line.indexOf(' ');
-        return line.substring(0, space) + " " + record.getLoggerName() + ":" + line.substring(space);
     }
 
     /**
