@@ -32,6 +32,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -53,6 +54,8 @@ public class Detection {
     private final TransactionEvents events;
     private final TransactionServiceConfig config;
     private final Compliance compliance;
+    /** The networks where this replica's last pass left transfers gaining confirmations (§129). */
+    private final Set<String> confirming = ConcurrentHashMap.newKeySet();
 
     public Detection(EntityManager em, TransactionEvents events, TransactionServiceConfig config,
             Compliance compliance) {
@@ -60,6 +63,15 @@ public class Detection {
         this.events = events;
         this.config = config;
         this.compliance = compliance;
+    }
+
+    /**
+     * Whether this replica's last pass over {@code network} left transfers in its blocks gaining confirmations: the
+     * watcher then reads a node's network every second, also once their requests have expired (§129). A pass that
+     * rolls back may leave this a pass out of date, which costs a read at most.
+     */
+    public boolean leftConfirming(String network) {
+        return confirming.contains(network);
     }
 
     /** The watcher's position on a network: the last block read and its hash. */
@@ -149,13 +161,21 @@ public class Detection {
         }
         em.flush();
         // Every transfer in a block at or below the new head gains confirmations (new ones included).
+        boolean stillConfirming = false;
         for (PaymentTransfer transfer : PaymentTransfer.<PaymentTransfer>list(
                 "network = ?1 and status = ?2 and blockNumber <= ?3", network, PaymentTransfer.CONFIRMING, head)) {
             transfer.confirmations = (int) Math.min(Integer.MAX_VALUE, head - transfer.blockNumber + 1);
             if (transfer.confirmations >= required(transfer)) {
                 transfer.status = PaymentTransfer.CONFIRMED;
                 transfer.confirmedAt = now;
+            } else {
+                stillConfirming = true;
             }
+        }
+        if (stillConfirming) {
+            confirming.add(network);
+        } else {
+            confirming.remove(network);
         }
 
         for (BlockRef block : blocks) {

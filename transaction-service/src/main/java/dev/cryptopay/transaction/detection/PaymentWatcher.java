@@ -23,7 +23,11 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.persistence.EntityManager;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -42,7 +46,9 @@ import org.jboss.logging.Logger;
  * within that delay at the latest (its own replica watches it at once), and funds sent to an address whose request
  * ended are recorded (late) within it. A chain that {@linkplain ChainAdapter#announcesChanges announces its changes}
  * (the sandbox chain) is read when it changes; the timed passes read it only once per that delay, as a safety net
- * (docs/decisions.md §99). Between passes the thread sleeps (§105).
+ * (docs/decisions.md §99). A network read from a node is read by the timed passes while a payment request may await
+ * funds on it or a transfer on it gains confirmations, and otherwise once per that delay too (§129): an open request
+ * on one network no longer has every node polled every second. Between passes the thread sleeps (§105).
  *
  * <p>Reorganisations: a pass checks that the first new block's parent is the block the cursor stands on; if not,
  * it walks back through the recent hashes it kept until the node agrees, and {@link Detection#rewind}s to there.
@@ -64,6 +70,39 @@ public class PaymentWatcher {
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
     /** When each network was last read up to its head ({@link System#nanoTime}). */
     private final Map<String, Long> lastRead = new ConcurrentHashMap<>();
+    /**
+     * Per network, the payment requests opened in this replica since the database's last look (§129): the latest
+     * expiration and how many. Only ever raised between looks (a request that ends early counts until the next look);
+     * a look drops what it has seen.
+     */
+    private final Map<String, Openings> openedHere = new ConcurrentHashMap<>();
+    /**
+     * What may be open as the database had it at its last look, once per idle cap (§129): every replica's requests
+     * awaiting funds and transfers gaining confirmations; null before the first look or after one failed (every node
+     * is then read at each timed pass, and the database asked after each run).
+     */
+    private volatile Open known;
+    /** When {@link #known} was read ({@link System#nanoTime}). */
+    private volatile long knownRead;
+
+    /**
+     * Per network, the latest expiration of a payment request awaiting funds on it, and the networks where a transfer
+     * gains confirmations.
+     */
+    /** Payment requests opened here on one network: the latest expiration, and how many (so that each changes it). */
+    private record Openings(Instant until, long count) {
+
+        Openings and(Openings next) {
+            return new Openings(next.until.isAfter(until) ? next.until : until, count + next.count);
+        }
+    }
+
+    private record Open(Map<String, Instant> awaitedUntil, Set<String> confirming) {
+
+        boolean anything() {
+            return !awaitedUntil.isEmpty() || !confirming.isEmpty();
+        }
+    }
     private final long maxIdleNanos;
     private final EntityManager em;
     /** The watcher's thread and the pace of its passes (§74, §105). */
@@ -98,7 +137,11 @@ public class PaymentWatcher {
         }
         if (timed) {
             long now = System.nanoTime();
-            adapters.all().stream().filter(adapter -> timedPassReads(adapter, now))
+            if (known == null || now - knownRead >= maxIdleNanos) {
+                lookAtTheDatabase(now);
+            }
+            Instant wallClock = Instant.now();
+            adapters.all().stream().filter(adapter -> timedPassReads(adapter, now, wallClock))
                     .forEach(adapter -> dirty.add(adapter.network()));
         }
         List<String> networks = new ArrayList<>(dirty);
@@ -109,20 +152,95 @@ public class PaymentWatcher {
             }
             adapters.of(network).ifPresent(this::watch);
         }
-        return !anythingOpen();
+        return !openAsKnown() && !anythingOpen();
     }
 
     /**
-     * Whether a timed pass reads {@code adapter}'s network: a real node's always; a chain that announces its changes
-     * (each wakes the replica that made it) only when it was not read up to its head within the idle cap (§99), so
-     * four sandbox networks cost a look at a clock each second instead of three queries each.
+     * Whether something was open at the database's last look (at most an idle cap ago: a request awaiting funds or a
+     * transfer gaining confirmations) or a request opened here since may still await funds. While it is, the passes
+     * stay at the interval without asking the database after each run (§129): that one transaction a second, its code
+     * run too rarely to be compiled, was the watcher's largest cost between passes (about 0.5% of a core on a slow
+     * instance). Once nothing is open the passes go on at the interval until the next look, then back off.
      */
-    private boolean timedPassReads(ChainAdapter adapter, long now) {
-        if (!adapter.announcesChanges()) {
+    private boolean openAsKnown() {
+        Open open = known;
+        if (open == null) {
+            return false;
+        }
+        Instant now = Instant.now();
+        return open.anything() || openedHere.values().stream().anyMatch(opened -> now.isBefore(opened.until()));
+    }
+
+    /**
+     * Whether a timed pass reads {@code adapter}'s network. Every network when it was not read up to its head within
+     * the idle cap: the safety net for funds sent to an ended request and for a request another replica opened (§74).
+     * Otherwise a chain that announces its changes (each wakes the replica that made it) not (§99), so four sandbox
+     * networks cost a look at a clock each second instead of three queries each; and a real node only while a payment
+     * request may await funds on its network or a transfer on it gains confirmations (§129), so a request open on one
+     * network does not cost every other node two calls a second (a hosted node's quota counts every call).
+     */
+    private boolean timedPassReads(ChainAdapter adapter, long now, Instant wallClock) {
+        String network = adapter.network();
+        Long read = lastRead.get(network);
+        if (read == null || now - read >= maxIdleNanos) {
             return true;
         }
-        Long read = lastRead.get(adapter.network());
-        return read == null || now - read >= maxIdleNanos;
+        if (adapter.announcesChanges()) {
+            return false;
+        }
+        Open open = known;
+        return open == null || open.confirming().contains(network) || detection.leftConfirming(network)
+                || after(open.awaitedUntil().get(network), wallClock) || openedHereUntil(network, wallClock);
+    }
+
+    private boolean openedHereUntil(String network, Instant wallClock) {
+        Openings opened = openedHere.get(network);
+        return opened != null && after(opened.until(), wallClock);
+    }
+
+    private static boolean after(Instant until, Instant now) {
+        return until != null && until.isAfter(now);
+    }
+
+    /**
+     * Reads what may be open, every replica's (§129): per network the latest expiration of a payment request awaiting
+     * funds (a scan of the open requests once per idle cap) and the networks where transfers gain confirmations. The
+     * requests opened here before the look began have committed, so the look has them (awaiting, or ended since): it
+     * drops them from {@link #openedHere}, unless another was opened meanwhile.
+     */
+    private void lookAtTheDatabase(long now) {
+        Map<String, Openings> seen = Map.copyOf(openedHere);
+        try {
+            known = QuarkusTransaction.requiringNew().call(() -> {
+                Map<String, Instant> awaitedUntil = new HashMap<>();
+                for (Object row : em.createNativeQuery("select crypto_network, max(expiration) from payment_request "
+                        + "where status = :awaiting group by crypto_network")
+                        .setParameter("awaiting", PaymentRequestState.AWAITING.wire()).getResultList()) {
+                    Object[] columns = (Object[]) row;
+                    awaitedUntil.put((String) columns[0], instant(columns[1]));
+                }
+                Set<String> confirming = new HashSet<>();
+                for (Object network : em.createNativeQuery("select distinct network from payment_transfer "
+                        + "where status = :confirming").setParameter("confirming", PaymentTransfer.CONFIRMING)
+                        .getResultList()) {
+                    confirming.add((String) network);
+                }
+                return new Open(awaitedUntil, confirming);
+            });
+            knownRead = now;
+            seen.forEach(openedHere::remove);
+        } catch (RuntimeException e) {
+            known = null; // every node read, and the database asked after each run, until a look answers
+        }
+    }
+
+    private static Instant instant(Object value) {
+        return switch (value) {
+            case Instant instant -> instant;
+            case OffsetDateTime time -> time.toInstant();
+            case java.sql.Timestamp timestamp -> timestamp.toInstant();
+            default -> throw new IllegalStateException("unexpected timestamp " + value.getClass());
+        };
     }
 
     /**
@@ -130,7 +248,13 @@ public class PaymentWatcher {
      * off (while they run every second, the next timed pass reads it: no extra pass per creation under load).
      */
     void onOpened(@Observes(during = TransactionPhase.AFTER_SUCCESS) Opened event) {
-        if (config.detection().enabled() && event.network() != null && job.wake()) {
+        if (!config.detection().enabled() || event.network() == null) {
+            return;
+        }
+        if (event.expiration() != null) {
+            openedHere.merge(event.network(), new Openings(event.expiration().toInstant(), 1), Openings::and);
+        }
+        if (job.wake()) {
             wake(event.network());
         }
     }
@@ -162,15 +286,21 @@ public class PaymentWatcher {
 
     /**
      * Whether a pass may change something: a payment request awaits funds or a transfer gains confirmations (two
-     * lookups in partial indexes). When the question fails, the answer is yes (no back-off).
+     * lookups in partial indexes). Asked when nothing known is open ({@link #openAsKnown}): a yes brings the database's
+     * next look forward, so that the timed passes know which nodes to read. When the question fails, the answer is yes
+     * (no back-off).
      */
     private boolean anythingOpen() {
         try {
-            return QuarkusTransaction.requiringNew().call(() -> (Boolean) em.createNativeQuery(
+            boolean open = QuarkusTransaction.requiringNew().call(() -> (Boolean) em.createNativeQuery(
                     "select exists (select 1 from payment_request where status = :awaiting) "
                             + "or exists (select 1 from payment_transfer where status = :confirming)")
                     .setParameter("awaiting", PaymentRequestState.AWAITING.wire())
                     .setParameter("confirming", PaymentTransfer.CONFIRMING).getSingleResult());
+            if (open) {
+                knownRead = System.nanoTime() - maxIdleNanos;
+            }
+            return open;
         } catch (RuntimeException e) {
             return true;
         }

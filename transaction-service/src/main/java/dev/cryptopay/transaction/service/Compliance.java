@@ -258,7 +258,7 @@ public class Compliance {
         } else {
             // Open again for expiry, which left it to the operator while held and may sleep until its next known
             // expiration: after the commit it runs within a second (docs/decisions.md §126).
-            opened.fire(new Opened(null));
+            opened.fire(Opened.withoutRequest());
         }
     }
 

@@ -105,7 +105,7 @@ public class PaymentRequests {
     @Transactional(Transactional.TxType.MANDATORY)
     public PaymentRequest persist(PaymentRequest request) {
         request.persist();
-        opened.fire(new Opened(request.cryptoNetwork));
+        opened.fire(new Opened(request.cryptoNetwork, request.expiration));
         return request;
     }
 

@@ -149,7 +149,7 @@ public class TransactionService {
             events.publishCreated(EventTypes.TRANSACTION_CREATED, tx, List.of());
             events.publishCreated(EventTypes.TRANSACTION_KYC_REQUIRED, tx, List.of());
             tx.persist(); // with its final values: one insert, no update (§73)
-            opened.fire(new Opened(null)); // expiry stops idling after the commit (docs/decisions.md §74)
+            opened.fire(Opened.withoutRequest()); // expiry stops idling after the commit (docs/decisions.md §74)
             return TransactionViews.waitingForKyc(tx);
         }
         tx.start(TransactionState.PENDING);

@@ -9,6 +9,7 @@ import static dev.cryptopay.transaction.rest.Fixtures.mine;
 import static dev.cryptopay.transaction.rest.Fixtures.publishable;
 import static dev.cryptopay.transaction.rest.Fixtures.transfer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -17,6 +18,9 @@ import dev.cryptopay.events.BillingRequest;
 import dev.cryptopay.events.CloudEvent;
 import dev.cryptopay.events.EventTypes;
 import dev.cryptopay.events.MerchantConfiguration;
+import dev.cryptopay.transaction.chain.AnvilNode;
+import dev.cryptopay.transaction.chain.AnvilProcess;
+import dev.cryptopay.transaction.detection.Detection;
 import dev.cryptopay.transaction.detection.Expiry;
 import dev.cryptopay.transaction.detection.PaymentWatcher;
 import dev.cryptopay.transaction.messaging.BillingRequestConsumer;
@@ -33,6 +37,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.BooleanSupplier;
@@ -46,7 +51,9 @@ import org.junit.jupiter.api.Test;
  * LateTransferTest and the expiry tests run with the back-off in place). The billing retries and the refund payouts
  * back off the same way while nothing is parked or being paid out, and come back when this replica parks a billing
  * request or queues a refund leg (§98; RefundTest and BillingRequestConsumerTest run with that back-off in place).
- * The sandbox chain, which announces its changes, is read when it changes and otherwise once per idle cap (§99).
+ * The sandbox chain, which announces its changes, is read when it changes and otherwise once per idle cap (§99). A
+ * network read from a node (ethereum, on a private anvil here) is read every second only while a payment request may
+ * await funds on it, and otherwise once per idle cap too (§129).
  */
 @QuarkusTest
 @TestProfile(DetectionIdleTest.ShortIdleDelay.class)
@@ -60,12 +67,19 @@ class DetectionIdleTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of("cryptopay.detection.max-idle-interval", MAX_IDLE.toSeconds() + "s");
         }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(AnvilNode.class));
+        }
     }
 
     @Inject
     PaymentWatcher watcher;
     @Inject
     Expiry expiry;
+    @Inject
+    Detection detection;
     @Inject
     BillingRequestConsumer billing;
     @Inject
@@ -215,6 +229,93 @@ class DetectionIdleTest {
         awaitUntil(() -> cursor("polygon") == head + 1,
                 () -> "a block written without its announcement was not read within the idle cap",
                 MAX_IDLE.plus(Duration.ofSeconds(2)).minus(Duration.between(written, Instant.now())));
+    }
+
+    /**
+     * A node's network is read every second only while a payment request may await funds on it or a transfer on it
+     * gains confirmations (§129). With a request open on the sandbox's bitcoin only, a block mined on the node waits
+     * for the safety net (within the idle cap). A request opened here on ethereum has the node read at every timed
+     * pass, and so does its transfer while it gains confirmations after the request's expiration; once it is
+     * confirmed (and the database's next look has seen it) the node is left to the safety net again. A request awaiting funds that another replica opened (written
+     * here straight into the database) is found at the watcher's next look at the database, once per idle cap.
+     */
+    @Test
+    void aNodeIsReadEverySecondOnlyWhileSomethingIsOpenOnItsNetwork() {
+        Fixtures.rate("BTC", "50000", null);
+        Fixtures.rate("ETH", "3000", null);
+        endEverythingOpen();
+        // The node is new with this profile: forget the height an earlier run's node left the watcher at (it would
+        // wait for this chain to pass it).
+        QuarkusTransaction.requiringNew().run(() -> {
+            em.createNativeQuery("delete from chain_block where network = 'ethereum'").executeUpdate();
+            em.createNativeQuery("delete from chain_cursor where network = 'ethereum'").executeUpdate();
+        });
+        AnvilProcess node = AnvilNode.running();
+        create(apiKey(merchant(c -> c)), body("100", "USD", "BTC", "bitcoin"));
+        awaitDelay("watcher", watcher::idleDelay, INTERVAL, Duration.ofMillis(500));
+        assertLeftToTheSafetyNet(node, "a timed pass read the node although nothing is open on ethereum");
+        assertEquals(INTERVAL, watcher.idleDelay(), "a payment request is open on bitcoin: the passes run every second");
+
+        // Opened here: the transfer to it is found at the next timed pass, not at the safety net's.
+        MerchantConfiguration m = merchant(c -> c.qrExpirationSeconds(6).minConfirms(5, 5));
+        JsonNode eth = create(apiKey(m), body("100", "USD", "ETH", "ethereum"));
+        String id = eth.get("transactionId").asText();
+        Instant expiration = Instant.now().plusSeconds(6);
+        readAtTheSafetyNet(node);
+        node.sendEth(AnvilProcess.ACCOUNTS.get(1), eth.get("address").asText(),
+                new BigDecimal(eth.get("assetAmount").asText()).movePointRight(18).toBigIntegerExact());
+        Instant sent = Instant.now();
+        await(m, id, tx -> tx.get("paymentStatus").asInt() == 2);
+        Duration found = Duration.between(sent, Instant.now());
+        assertTrue(found.compareTo(Duration.ofMillis(2500)) < 0, "the transfer was found " + found + " after it was "
+                + "mined: the node was not read every second with a request open on ethereum");
+        assertTrue(detection.leftConfirming("ethereum"), "the pass left the transfer gaining confirmations");
+
+        // Its request's expiration passed (and the database's next look dropped the opening): the transfer still
+        // gains confirmations every second, and once it is confirmed the node is left to the safety net.
+        sleep(Duration.between(Instant.now(), expiration).plus(MAX_IDLE).plus(INTERVAL));
+        assertReadEverySecond(node, "a transfer gaining confirmations after its request expired");
+        node.mine(2);
+        await(m, id, tx -> tx.get("status").asInt() == 1);
+        assertFalse(detection.leftConfirming("ethereum"), "the pass that confirmed the transfer left none confirming");
+        sleep(MAX_IDLE.plus(INTERVAL)); // the database's last look still had it confirming: until the next one
+        assertLeftToTheSafetyNet(node, "the node is still read every second after the transfer was confirmed");
+
+        // A request awaiting funds that this replica did not open: found at the next look at the database.
+        QuarkusTransaction.requiringNew().run(() -> em.createNativeQuery("update payment_request set status = 0, "
+                + "expiration = now() + interval '1 hour' where transaction_id = :id")
+                .setParameter("id", UUID.fromString(id)).executeUpdate());
+        sleep(MAX_IDLE.plus(INTERVAL));
+        assertReadEverySecond(node, "a request another replica opened on ethereum");
+        endEverythingOpen();
+    }
+
+    /** After a read of the node, a block mined on it is read at the next timed pass (within about a second). */
+    private void assertReadEverySecond(AnvilProcess node, String what) {
+        readAtTheSafetyNet(node);
+        node.mine(1);
+        long head = node.blockNumber();
+        awaitUntil(() -> cursor("ethereum") == head, () -> what + ": the node's block " + head
+                + " was not read at the next timed pass", Duration.ofMillis(2200));
+    }
+
+    /** After a read of the node, a block mined on it is not read for the next 2.5 s (the safety net reads it later). */
+    private void assertLeftToTheSafetyNet(AnvilProcess node, String failure) {
+        readAtTheSafetyNet(node);
+        node.mine(1);
+        sleep(Duration.ofMillis(2500));
+        assertEquals(node.blockNumber() - 1, cursor("ethereum"), failure);
+    }
+
+    /**
+     * Mines a block on the node and waits until the watcher has read it: the next read at the safety net is then an
+     * idle cap away.
+     */
+    private void readAtTheSafetyNet(AnvilProcess node) {
+        node.mine(1);
+        long head = node.blockNumber();
+        awaitUntil(() -> cursor("ethereum") == head, () -> "the node's block " + head + " was not read within the "
+                + "idle cap", MAX_IDLE.plus(Duration.ofSeconds(3)));
     }
 
     private long sandboxHead(String network) {
