@@ -236,8 +236,9 @@ class DetectionIdleTest {
      * gains confirmations (§129). With a request open on the sandbox's bitcoin only, a block mined on the node waits
      * for the safety net (within the idle cap). A request opened here on ethereum has the node read at every timed
      * pass, and so does its transfer while it gains confirmations after the request's expiration; once it is
-     * confirmed (and the database's next look has seen it) the node is left to the safety net again. A request awaiting funds that another replica opened (written
-     * here straight into the database) is found at the watcher's next look at the database, once per idle cap.
+     * confirmed (and the database's next look has seen it) the node is left to the safety net. A request awaiting
+     * funds that another replica opened (written here straight into the database) is found at the watcher's next look
+     * at the database, once per idle cap.
      */
     @Test
     void aNodeIsReadEverySecondOnlyWhileSomethingIsOpenOnItsNetwork() {
@@ -254,7 +255,7 @@ class DetectionIdleTest {
         create(apiKey(merchant(c -> c)), body("100", "USD", "BTC", "bitcoin"));
         awaitDelay("watcher", watcher::idleDelay, INTERVAL, Duration.ofMillis(500));
         assertLeftToTheSafetyNet(node, "a timed pass read the node although nothing is open on ethereum");
-        assertEquals(INTERVAL, watcher.idleDelay(), "a payment request is open on bitcoin: the passes run every second");
+        assertEquals(INTERVAL, watcher.idleDelay(), "a request is open on bitcoin: the passes run every second");
 
         // Opened here: the transfer to it is found at the next timed pass, not at the safety net's.
         MerchantConfiguration m = merchant(c -> c.qrExpirationSeconds(6).minConfirms(5, 5));
