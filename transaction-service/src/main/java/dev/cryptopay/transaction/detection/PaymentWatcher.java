@@ -68,8 +68,16 @@ public class PaymentWatcher {
     private final Set<String> dirty = ConcurrentHashMap.newKeySet();
     private final Map<String, Long> lastError = new ConcurrentHashMap<>();
     private final Set<String> verified = ConcurrentHashMap.newKeySet();
-    /** When each network was last read up to its head ({@link System#nanoTime}). */
+    /** When the last read of each network up to its head began ({@link System#nanoTime}). */
     private final Map<String, Long> lastRead = new ConcurrentHashMap<>();
+    /**
+     * How long after its last read a timed pass reads a network as the safety net, and after the last look at the
+     * database looks again: the idle cap, less half an interval, so that a pass at the cap, a cap after the one that
+     * read or looked, does so again (not every other one).
+     */
+    private final long safetyNetNanos;
+    /** When a look at the database last failed ({@link System#currentTimeMillis}), for a warning once a minute. */
+    private volatile long lookFailedAt;
     /**
      * Per network, the payment requests opened in this replica since the database's last look (§129): the latest
      * expiration and how many. Only ever raised between looks (a request that ends early counts until the next look);
@@ -85,10 +93,6 @@ public class PaymentWatcher {
     /** When {@link #known} was read ({@link System#nanoTime}). */
     private volatile long knownRead;
 
-    /**
-     * Per network, the latest expiration of a payment request awaiting funds on it, and the networks where a transfer
-     * gains confirmations.
-     */
     /** Payment requests opened here on one network: the latest expiration, and how many (so that each changes it). */
     private record Openings(Instant until, long count) {
 
@@ -97,6 +101,10 @@ public class PaymentWatcher {
         }
     }
 
+    /**
+     * Per network, the latest expiration of a payment request awaiting funds on it, and the networks where a transfer
+     * gains confirmations.
+     */
     private record Open(Map<String, Instant> awaitedUntil, Set<String> confirming) {
 
         boolean anything() {
@@ -118,6 +126,7 @@ public class PaymentWatcher {
         this.em = em;
         this.job = new PacedJob("payment-watcher", new IdleBackoff(config.detection().interval(), maxIdle), this::run);
         this.maxIdleNanos = maxIdle.toNanos();
+        this.safetyNetNanos = maxIdle.toNanos() - config.detection().interval().toNanos() / 2;
         this.passTimer = Timer.builder("cryptopay.watcher.pass").description("One watcher pass over a network")
                 .publishPercentiles(0.5, 0.99).register(registry);
     }
@@ -135,13 +144,13 @@ public class PaymentWatcher {
         if (!config.detection().enabled()) {
             return true;
         }
+        boolean lookFoundNothing = false;
         if (timed) {
             long now = System.nanoTime();
-            if (known == null || now - knownRead >= maxIdleNanos) {
-                lookAtTheDatabase(now);
+            if (known == null || now - knownRead >= safetyNetNanos) {
+                lookFoundNothing = lookAtTheDatabase(now);
             }
-            Instant wallClock = Instant.now();
-            adapters.all().stream().filter(adapter -> timedPassReads(adapter, now, wallClock))
+            adapters.all().stream().filter(adapter -> timedPassReads(adapter, now))
                     .forEach(adapter -> dirty.add(adapter.network()));
         }
         List<String> networks = new ArrayList<>(dirty);
@@ -152,7 +161,11 @@ public class PaymentWatcher {
             }
             adapters.of(network).ifPresent(this::watch);
         }
-        return !openAsKnown() && !anythingOpen();
+        if (openAsKnown()) {
+            return false;
+        }
+        // A look in this run that found nothing open has answered the question already.
+        return lookFoundNothing || !anythingOpen();
     }
 
     /**
@@ -179,23 +192,34 @@ public class PaymentWatcher {
      * request may await funds on its network or a transfer on it gains confirmations (§129), so a request open on one
      * network does not cost every other node two calls a second (a hosted node's quota counts every call).
      */
-    private boolean timedPassReads(ChainAdapter adapter, long now, Instant wallClock) {
-        String network = adapter.network();
-        Long read = lastRead.get(network);
-        if (read == null || now - read >= maxIdleNanos) {
+    private boolean timedPassReads(ChainAdapter adapter, long now) {
+        Long read = lastRead.get(adapter.network());
+        if (read == null || now - read >= safetyNetNanos) {
             return true;
         }
-        if (adapter.announcesChanges()) {
-            return false;
-        }
-        Open open = known;
-        return open == null || open.confirming().contains(network) || detection.leftConfirming(network)
-                || after(open.awaitedUntil().get(network), wallClock) || openedHereUntil(network, wallClock);
+        return !adapter.announcesChanges() && mayHaveWork(adapter.network());
     }
 
-    private boolean openedHereUntil(String network, Instant wallClock) {
+    /**
+     * Whether the timed passes read {@code network} at every tick, not only as the safety net: a network read from a
+     * node that {@linkplain #mayHaveWork may have work} (for tests and the performance notes).
+     */
+    public boolean readsEverySecond(String network) {
+        return adapters.of(network).filter(adapter -> !adapter.announcesChanges())
+                .map(adapter -> mayHaveWork(network)).orElse(false);
+    }
+
+    /**
+     * Whether a payment request may await funds on {@code network} (one opened here, or one the database's last look
+     * found, until its expiration) or a transfer on it gains confirmations (at that look, or after this replica's last
+     * pass over it); also when the last look failed.
+     */
+    private boolean mayHaveWork(String network) {
+        Open open = known;
+        Instant now = Instant.now();
         Openings opened = openedHere.get(network);
-        return opened != null && after(opened.until(), wallClock);
+        return open == null || open.confirming().contains(network) || detection.leftConfirming(network)
+                || after(open.awaitedUntil().get(network), now) || opened != null && after(opened.until(), now);
     }
 
     private static boolean after(Instant until, Instant now) {
@@ -206,9 +230,9 @@ public class PaymentWatcher {
      * Reads what may be open, every replica's (§129): per network the latest expiration of a payment request awaiting
      * funds (a scan of the open requests once per idle cap) and the networks where transfers gain confirmations. The
      * requests opened here before the look began have committed, so the look has them (awaiting, or ended since): it
-     * drops them from {@link #openedHere}, unless another was opened meanwhile.
+     * drops them from {@link #openedHere}, unless another was opened meanwhile. Answers whether it found nothing open.
      */
-    private void lookAtTheDatabase(long now) {
+    private boolean lookAtTheDatabase(long now) {
         Map<String, Openings> seen = Map.copyOf(openedHere);
         try {
             known = QuarkusTransaction.requiringNew().call(() -> {
@@ -228,9 +252,18 @@ public class PaymentWatcher {
                 return new Open(awaitedUntil, confirming);
             });
             knownRead = now;
-            seen.forEach(openedHere::remove);
+            // Only those unchanged since the copy: an opening since changed its network's count.
+            seen.forEach((network, openings) -> openedHere.remove(network, openings));
+            return !known.anything();
         } catch (RuntimeException e) {
             known = null; // every node read, and the database asked after each run, until a look answers
+            long failedAt = System.currentTimeMillis();
+            if (!job.stopped() && failedAt - lookFailedAt > 60_000) {
+                lookFailedAt = failedAt;
+                LOG.warnf("The watcher's look at what is open failed; every node is read at each pass until one "
+                        + "answers: %s", e.getMessage());
+            }
+            return false;
         }
     }
 
@@ -308,6 +341,7 @@ public class PaymentWatcher {
 
     /** Passes over one network until it is read up to its head (or a pass makes no progress). */
     void watch(ChainAdapter adapter) {
+        long started = System.nanoTime();
         try {
             boolean more;
             do {
@@ -316,7 +350,7 @@ public class PaymentWatcher {
                 sample.stop(passTimer);
             } while (more && !job.stopped());
             lastError.remove(adapter.network());
-            lastRead.put(adapter.network(), System.nanoTime());
+            lastRead.put(adapter.network(), started);
         } catch (RuntimeException e) {
             lastRead.remove(adapter.network()); // read again at the next timed pass, announced or not
             // Log once a minute per network: a node that is down must not flood the log every second.
