@@ -260,14 +260,14 @@ class DetectionIdleTest {
         assertLeftToTheSafetyNet(node, "a timed pass read the node although nothing is open on ethereum");
         assertEquals(INTERVAL, watcher.idleDelay(), "a request is open on bitcoin: the passes run every second");
 
-        // Opened here: the transfer to it is found at the next timed pass, not at the safety net's.
-        MerchantConfiguration m = merchant(c -> c.qrExpirationSeconds(6).minConfirms(5, 5));
+        // Opened here: the watcher reads the node at every tick at once (before any look at the database could have
+        // seen the request), and the transfer to it is found at the next tick, well before the request expires.
+        MerchantConfiguration m = merchant(c -> c.qrExpirationSeconds(8).minConfirms(5, 5));
         JsonNode eth = create(apiKey(m), body("100", "USD", "ETH", "ethereum"));
         assertTrue(watcher.readsEverySecond("ethereum"), "the request opened here on ethereum (the database's next "
                 + "look, a few seconds away at most, would find it too)");
         String id = eth.get("transactionId").asText();
-        Instant expiration = Instant.now().plusSeconds(6);
-        awaitARead(node);
+        Instant expiration = Instant.now().plusSeconds(8);
         node.sendEth(AnvilProcess.ACCOUNTS.get(1), eth.get("address").asText(),
                 new BigDecimal(eth.get("assetAmount").asText()).movePointRight(18).toBigIntegerExact());
         Instant sent = Instant.now();
