@@ -111,7 +111,6 @@ public class PaymentWatcher {
             return !awaitedUntil.isEmpty() || !confirming.isEmpty();
         }
     }
-    private final long maxIdleNanos;
     private final EntityManager em;
     /** The watcher's thread and the pace of its passes (§74, §105). */
     private final PacedJob job;
@@ -125,7 +124,6 @@ public class PaymentWatcher {
         this.registry = registry;
         this.em = em;
         this.job = new PacedJob("payment-watcher", new IdleBackoff(config.detection().interval(), maxIdle), this::run);
-        this.maxIdleNanos = maxIdle.toNanos();
         this.safetyNetNanos = maxIdle.toNanos() - config.detection().interval().toNanos() / 2;
         this.passTimer = Timer.builder("cryptopay.watcher.pass").description("One watcher pass over a network")
                 .publishPercentiles(0.5, 0.99).register(registry);
@@ -144,11 +142,13 @@ public class PaymentWatcher {
         if (!config.detection().enabled()) {
             return true;
         }
-        boolean lookFoundNothing = false;
+        boolean looked = false;
+        boolean nothingOpen = false;
         if (timed) {
             long now = System.nanoTime();
             if (known == null || now - knownRead >= safetyNetNanos) {
-                lookFoundNothing = lookAtTheDatabase(now);
+                looked = true;
+                nothingOpen = lookAtTheDatabase(now);
             }
             adapters.all().stream().filter(adapter -> timedPassReads(adapter, now))
                     .forEach(adapter -> dirty.add(adapter.network()));
@@ -164,8 +164,9 @@ public class PaymentWatcher {
         if (openAsKnown()) {
             return false;
         }
-        // A look in this run that found nothing open has answered the question already.
-        return lookFoundNothing || !anythingOpen();
+        // Nothing known open: a look answers whether anything is (this run's, if it made one), and also tells the
+        // timed passes which nodes another replica's requests need read.
+        return looked ? nothingOpen : lookAtTheDatabase(System.nanoTime());
     }
 
     /**
@@ -181,7 +182,7 @@ public class PaymentWatcher {
             return false;
         }
         Instant now = Instant.now();
-        return open.anything() || openedHere.values().stream().anyMatch(opened -> now.isBefore(opened.until()));
+        return open.anything() || openedHere.values().stream().anyMatch(opened -> after(opened.until(), now));
     }
 
     /**
@@ -315,28 +316,6 @@ public class PaymentWatcher {
         }
         dirty.add(network);
         job.runSoon();
-    }
-
-    /**
-     * Whether a pass may change something: a payment request awaits funds or a transfer gains confirmations (two
-     * lookups in partial indexes). Asked when nothing known is open ({@link #openAsKnown}): a yes brings the database's
-     * next look forward, so that the timed passes know which nodes to read. When the question fails, the answer is yes
-     * (no back-off).
-     */
-    private boolean anythingOpen() {
-        try {
-            boolean open = QuarkusTransaction.requiringNew().call(() -> (Boolean) em.createNativeQuery(
-                    "select exists (select 1 from payment_request where status = :awaiting) "
-                            + "or exists (select 1 from payment_transfer where status = :confirming)")
-                    .setParameter("awaiting", PaymentRequestState.AWAITING.wire())
-                    .setParameter("confirming", PaymentTransfer.CONFIRMING).getSingleResult());
-            if (open) {
-                knownRead = System.nanoTime() - maxIdleNanos;
-            }
-            return open;
-        } catch (RuntimeException e) {
-            return true;
-        }
     }
 
     /** Passes over one network until it is read up to its head (or a pass makes no progress). */
