@@ -33,7 +33,9 @@ import org.jboss.logging.Logger;
  * logged as an ERROR at a stop under a backlog. Holding records back from the stop's beginning also means the stop
  * starts no new batch: what is read after it is read again by the next start, which every consumer absorbs (idempotent
  * on the event id). A wrapper rather than a copy of SmallRye's class: its constructor is private, and everything but
- * {@link #received} is its own.
+ * {@link #received} is its own, except that it sees the Kafka consumer through {@link CommittedAtAssignment}: the
+ * offsets it looks up at a partition's first record are read when the partition is assigned, so that lookup does not
+ * wait behind a poll (docs/decisions.md §130).
  */
 public final class ThrottledUntilStop extends ContextHolder implements KafkaCommitHandler {
 
@@ -47,14 +49,17 @@ public final class ThrottledUntilStop extends ContextHolder implements KafkaComm
             + " to the consumer are left uncommitted for the partitions' next consumer";
 
     private final KafkaCommitHandler throttled;
+    private final CommittedAtAssignment<?, ?> committed;
     private final Stopping stopping;
     private final String channel;
     private final AtomicBoolean holding = new AtomicBoolean();
     private volatile boolean terminated;
 
-    ThrottledUntilStop(Vertx vertx, KafkaCommitHandler throttled, Stopping stopping, String channel) {
+    ThrottledUntilStop(Vertx vertx, KafkaCommitHandler throttled, CommittedAtAssignment<?, ?> committed,
+            Stopping stopping, String channel) {
         super(vertx, throttled instanceof ContextHolder holder ? holder.getTimeoutInMillis() : 60_000);
         this.throttled = throttled;
+        this.committed = committed;
         this.stopping = stopping;
         this.channel = channel;
     }
@@ -73,11 +78,13 @@ public final class ThrottledUntilStop extends ContextHolder implements KafkaComm
             this.stopping = stopping;
         }
 
+        /** The throttled strategy sees the consumer through {@link CommittedAtAssignment}. */
         @Override
         public KafkaCommitHandler create(KafkaConnectorIncomingConfiguration config, Vertx vertx,
                 KafkaConsumer<?, ?> consumer, BiConsumer<Throwable, Boolean> reportFailure) {
-            return new ThrottledUntilStop(vertx, throttled.create(config, vertx, consumer, reportFailure), stopping,
-                    config.getChannel());
+            CommittedAtAssignment<?, ?> committed = new CommittedAtAssignment<>(consumer);
+            return new ThrottledUntilStop(vertx, throttled.create(config, vertx, committed, reportFailure),
+                    committed, stopping, config.getChannel());
         }
     }
 
@@ -107,14 +114,17 @@ public final class ThrottledUntilStop extends ContextHolder implements KafkaComm
         return throttled.decorateStream(consumed);
     }
 
+    /** On the polling thread: the partitions' committed offsets are read first (CommittedAtAssignment). */
     @Override
     public void partitionsAssigned(Collection<TopicPartition> partitions) {
+        committed.assigned(partitions);
         throttled.partitionsAssigned(partitions);
     }
 
     @Override
     public void partitionsRevoked(Collection<TopicPartition> partitions) {
         throttled.partitionsRevoked(partitions);
+        committed.revoked(partitions);
     }
 
     @Override

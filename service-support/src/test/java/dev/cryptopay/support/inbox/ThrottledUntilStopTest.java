@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -58,11 +59,18 @@ class ThrottledUntilStopTest {
         }
     }
 
+    /** Over a Kafka consumer that holds the test's partitions; a lookup SmallRye's consumer answers is never used. */
+    private static CommittedAtAssignment<String, String> committedAtAssignment() {
+        return new CommittedAtAssignment<>(CommittedAtAssignmentTest.smallRye(
+                CommittedAtAssignmentTest.kafkaWithCommitted(1), new ArrayList<>()));
+    }
+
     @Test
     void passesRecordsOnUntilTheStopThenHoldsThemBack() {
         Throttled throttled = new Throttled();
         Stopping stopping = new Stopping();
-        ThrottledUntilStop strategy = new ThrottledUntilStop(null, throttled, stopping, "events-in");
+        ThrottledUntilStop strategy = new ThrottledUntilStop(null, throttled, committedAtAssignment(), stopping,
+                "events-in");
 
         // A record stands for itself here: neither strategy looks into it.
         assertEquals(null, strategy.received(null).await().atMost(Duration.ofSeconds(5)));
@@ -85,10 +93,13 @@ class ThrottledUntilStopTest {
     @Test
     void holdsRecordsBackOnceTheChannelClosesAndLeavesTheRestToTheThrottledStrategy() {
         Throttled throttled = new Throttled();
-        ThrottledUntilStop strategy = new ThrottledUntilStop(null, throttled, new Stopping(), "views-in");
+        CommittedAtAssignment<String, String> committed = committedAtAssignment();
+        ThrottledUntilStop strategy = new ThrottledUntilStop(null, throttled, committed, new Stopping(), "views-in");
         TopicPartition partition = new TopicPartition("payments.keys.v1", 0);
 
         strategy.partitionsAssigned(Set.of(partition));
+        assertEquals(Map.of(), committed.committed(partition).await().atMost(Duration.ofSeconds(5)),
+                "the partition's committed offset (none) was read at the assignment");
         assertSame(null, strategy.handle(null).await().atMost(Duration.ofSeconds(5)));
         strategy.partitionsRevoked(Set.of(partition));
         strategy.terminate(false);
