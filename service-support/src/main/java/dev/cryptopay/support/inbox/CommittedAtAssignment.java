@@ -30,10 +30,11 @@ import org.jboss.logging.Logger;
  * <p>Why: SmallRye runs that lookup on the polling thread, queued behind the next poll, which waits up to the poll
  * timeout for records (the suite's 2 s, docs/decisions.md §130). The first record of each partition after a start or
  * a rebalance, and every record of the channel behind it, would wait for that poll to end: up to the poll timeout in a
- * quiet topic (10 s of it by hand with a 10 s timeout). Read at the assignment, the offsets cost the same round trip to the broker, earlier. An offset read there is
- * at most older than the one the lookup would have found (the rebalance listener may commit carried offsets after it),
- * and the strategy uses it only to ignore records at or below it, which a consumer that starts at its committed
- * position never reads. A read that fails leaves the lookup to SmallRye, as before. Everything else is the consumer's.
+ * quiet topic (about 11 s by hand with a 10 s timeout). Read at the assignment, the offsets cost the same round trip
+ * to the broker, earlier. An offset read there is at most older than the one the lookup would have found (the
+ * rebalance listener may commit carried offsets after it), and the strategy uses it only to ignore records at or below
+ * it, which a consumer that starts at its committed position never reads. A read that fails leaves the lookup to
+ * SmallRye, as before. Everything else is the consumer's.
  */
 final class CommittedAtAssignment<K, V> implements KafkaConsumer<K, V> {
 
