@@ -10,6 +10,9 @@ import io.vertx.core.http.HttpClosedException;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
@@ -17,7 +20,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 /**
  * The one error mapping of the suite: every failure leaves a service as problem+json (docs/decisions.md §1).
  * Nothing of the exception itself (class names, SQL, stack traces) reaches the client; unexpected
- * failures are logged here with the request's id and answered with a generic 500.
+ * failures are logged here with the request's id and answered with a generic 500; a lost database connection with a
+ * 503 and Retry-After (docs/decisions.md §131).
  */
 public class ProblemMappers {
 
@@ -108,9 +112,37 @@ public class ProblemMappers {
             return respond(Problem.of(400, "request_aborted", "Request aborted",
                     "The connection was closed before the request was read.", null)).build();
         }
+        String lost = databaseConnectionLost(e);
+        if (lost != null) {
+            // The database went away under the request (a restart, a failover, a dropped session): a fault of no
+            // client's and over soon, so 503 with Retry-After, not 500 (docs/decisions.md §131). One line, no stack.
+            LOG.warnf("database connection lost under a request, answered 503: %s", lost);
+            ApiException unavailable = ApiException.unavailable(
+                    "The service lost its database connection. Try again; a creation retried with the same "
+                            + "Idempotency-Key is made at most once.", 1);
+            return api(unavailable);
+        }
         LOG.error("unexpected failure", e);
         return respond(Problem.of(500, "internal_error", "Internal error",
                 "The service failed to handle the request; it has been logged.", null)).build();
+    }
+
+    /**
+     * The message of the {@link SQLException} in {@code e}'s causes that says the database connection was lost or
+     * refused, or null: SQLState class 08 (connection exception: closed, broken, could not connect), 57P01-57P03 (the
+     * server shut down or is starting), or the JDBC connection-exception types.
+     */
+    static String databaseConnectionLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof SQLException sql) {
+                String state = sql.getSQLState();
+                if (sql instanceof SQLTransientConnectionException || sql instanceof SQLNonTransientConnectionException
+                        || state != null && (state.startsWith("08") || state.matches("57P0[123]"))) {
+                    return (state != null ? state + " " : "") + sql.getMessage();
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether the failure is the client's connection closing under a request (Vert.x's HttpClosedException). */
