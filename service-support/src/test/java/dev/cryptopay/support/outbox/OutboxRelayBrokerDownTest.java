@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -129,12 +130,25 @@ class OutboxRelayBrokerDownTest {
         return found;
     }
 
+    /**
+     * A free port below the kernel's ephemeral range (32768 and up on Linux by default). A port from that range, as
+     * {@code new ServerSocket(0)} gives, can be taken while the broker is away by the producer's own connection
+     * attempt: a client connecting to a local port where nothing listens may get that very port as its source port and
+     * connect to itself, and the forwarder's bind then failed with "Address already in use" (once in a fresh clone's
+     * run). No client socket is ever given a port below the range.
+     */
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        IOException last = null;
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int port = ThreadLocalRandom.current().nextInt(20_000, 32_000);
+            try (ServerSocket socket = new ServerSocket()) {
+                socket.bind(new InetSocketAddress("127.0.0.1", port));
+                return port;
+            } catch (IOException taken) {
+                last = taken;
+            }
         }
+        throw new UncheckedIOException("no free port between 20000 and 32000", last);
     }
 
     /**
