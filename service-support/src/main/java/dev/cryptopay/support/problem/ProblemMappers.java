@@ -14,6 +14,8 @@ import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTransientConnectionException;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -127,32 +129,35 @@ public class ProblemMappers {
                 "The service failed to handle the request; it has been logged.", null)).build();
     }
 
+    /** SQLStates 57P01-57P03: the server is shutting down (by an administrator or a crash) or still starting. */
+    private static final Set<String> SERVER_GONE = Set.of("57P01", "57P02", "57P03");
+
     /**
      * The message of the {@link SQLException} in {@code e}'s causes that says the database connection was lost or
      * refused, or null: SQLState class 08 (connection exception: closed, broken, could not connect), 57P01-57P03 (the
      * server shut down or is starting), or the JDBC connection-exception types.
      */
     static String databaseConnectionLost(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof SQLException sql) {
-                String state = sql.getSQLState();
-                if (sql instanceof SQLTransientConnectionException || sql instanceof SQLNonTransientConnectionException
-                        || state != null && (state.startsWith("08") || state.matches("57P0[123]"))) {
-                    return (state != null ? state + " " : "") + sql.getMessage();
-                }
-            }
-        }
-        return null;
+        return causes(e).filter(SQLException.class::isInstance).map(SQLException.class::cast)
+                .filter(ProblemMappers::connectionLost).findFirst()
+                .map(sql -> (sql.getSQLState() != null ? sql.getSQLState() + " " : "") + sql.getMessage())
+                .orElse(null);
+    }
+
+    private static boolean connectionLost(SQLException sql) {
+        String state = sql.getSQLState();
+        return sql instanceof SQLTransientConnectionException || sql instanceof SQLNonTransientConnectionException
+                || state != null && (state.startsWith("08") || SERVER_GONE.contains(state));
     }
 
     /** Whether the failure is the client's connection closing under a request (Vert.x's HttpClosedException). */
     static boolean clientClosed(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof HttpClosedException) {
-                return true;
-            }
-        }
-        return false;
+        return causes(e).anyMatch(HttpClosedException.class::isInstance);
+    }
+
+    /** {@code e} and its causes, outermost first; a cause that is its own cause ends the chain. */
+    private static Stream<Throwable> causes(Throwable e) {
+        return Stream.iterate(e, t -> t != null, t -> t.getCause() == t ? null : t.getCause());
     }
 
     private static Response.ResponseBuilder respond(Problem problem) {

@@ -28,6 +28,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class DatabaseRestartTest {
 
+    private static final String BODY = body("10", "USD", "BTC", "bitcoin");
+
     @Inject
     AgroalDataSource dataSource;
 
@@ -40,24 +42,23 @@ class DatabaseRestartTest {
     void creationsAfterTheSessionsEndedSucceedOnceTheirConnectionsWereIdleASecond() throws Exception {
         MerchantConfiguration m = merchant(c -> c);
         for (int i = 0; i < 3; i++) { // connections in both pools (the creation's and the address indexes')
-            create(publishable(m), body("10", "USD", "BTC", "bitcoin"));
+            create(publishable(m), BODY);
         }
         assertTrue(endEveryOtherSession() >= 2, "the service's pooled sessions were not ended");
         Thread.sleep(1_300);
         for (int i = 0; i < 5; i++) {
-            create(publishable(m), body("10", "USD", "BTC", "bitcoin")); // 201, or the fixture fails
+            create(publishable(m), BODY); // 201, or the fixture fails
         }
     }
 
     @Test
     void aRequestThatMeetsADeadConnectionIsAnswered503NotAnInternalError() throws Exception {
         MerchantConfiguration m = merchant(c -> c);
-        create(publishable(m), body("10", "USD", "BTC", "bitcoin"));
+        create(publishable(m), BODY);
         endEveryOtherSession();
         // At once: the connections were used within the second, so they are not checked and some request may meet one.
         for (int i = 0; i < 5; i++) {
-            Response answer = publishable(m).contentType(ContentType.JSON).body(body("10", "USD", "BTC", "bitcoin"))
-                    .when().post("/transaction");
+            Response answer = publishable(m).contentType(ContentType.JSON).body(BODY).when().post("/transaction");
             if (answer.statusCode() != 201) {
                 assertEquals(503, answer.statusCode(), answer.asString());
                 assertEquals("service_unavailable", answer.jsonPath().getString("code"));
