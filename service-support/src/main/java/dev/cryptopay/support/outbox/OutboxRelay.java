@@ -1,6 +1,7 @@
 package dev.cryptopay.support.outbox;
 
 import dev.cryptopay.support.lifecycle.Stopping;
+import dev.cryptopay.support.logging.KafkaConnectorLogFilter;
 import dev.cryptopay.support.time.IdleBackoff;
 import dev.cryptopay.support.time.PacedJob;
 import io.quarkus.arc.Unremovable;
@@ -51,7 +52,7 @@ import org.jboss.logging.Logger;
  * then one line a minute while the runs keep failing (a WARN, an ERROR once the outage has lasted
  * {@code cryptopay.outbox.error-after}, 5 minutes: webhooks and every service's view of this one are that late), and
  * an INFO when a run succeeds again, with how long the events waited. The connector's own ERRORs for each record of a
- * failed batch are turned into DEBUG by {@link OutboxSendFailureFilter}.
+ * failed batch are turned into DEBUG by {@link KafkaConnectorLogFilter}.
  */
 @ApplicationScoped
 @Unremovable

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.cryptopay.events.CloudEvent;
+import dev.cryptopay.support.logging.KafkaConnectorLogFilter;
 import dev.cryptopay.support.testing.CapturedLog;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -65,7 +66,7 @@ class OutboxRelayBrokerDownTest {
     void eventsWaitWhileTheBrokerCannotBeReachedAndAllGoOnceItCan() throws Exception {
         String topic = RelayFixture.newTopic();
         List<String> ids;
-        try (CapturedLog connector = CapturedLog.of(OutboxSendFailureFilter.CATEGORY);
+        try (CapturedLog connector = CapturedLog.of(KafkaConnectorLogFilter.CATEGORY);
                 CapturedLog relayLog = CapturedLog.of(OutboxRelay.class);
                 CapturedLog emitterLog = CapturedLog.of("io.smallrye.reactive.messaging.provider")) {
             ids = RelayFixture.append(outbox, topic, "test.outage", 10);

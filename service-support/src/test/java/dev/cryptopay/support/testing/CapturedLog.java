@@ -108,7 +108,7 @@ public final class CapturedLog extends Handler implements AutoCloseable {
 
     /**
      * Keeps a copy: the same record goes on to the handlers of the parent loggers, whose filters may change its level
-     * (service-support's OutboxSendFailureFilter does).
+     * (service-support's KafkaConnectorLogFilter does).
      */
     @Override
     public void publish(LogRecord record) {
