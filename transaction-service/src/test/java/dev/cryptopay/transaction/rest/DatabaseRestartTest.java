@@ -17,6 +17,8 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -29,11 +31,15 @@ import org.junit.jupiter.api.Test;
 class DatabaseRestartTest {
 
     private static final String BODY = body("10", "USD", "BTC", "bitcoin");
-    /** Past the pools' foreground-validation interval (1 s): a connection idle that long is checked before use. */
-    private static final long PAST_VALIDATION_INTERVAL_MS = 1_300;
+    /** How far past the pools' foreground-validation interval the test waits (a scheduling margin). */
+    private static final long VALIDATION_MARGIN_MS = 300;
 
     @Inject
     AgroalDataSource dataSource;
+
+    /** A connection idle this long is checked before use (both pools: the addresses' takes the same setting). */
+    @ConfigProperty(name = "quarkus.datasource.jdbc.foreground-validation-interval")
+    Duration validationInterval;
 
     @BeforeAll
     static void setUp() {
@@ -47,7 +53,7 @@ class DatabaseRestartTest {
             create(publishable(m), BODY);
         }
         assertTrue(endEveryOtherSession() >= 2, "the service's pooled sessions were not ended");
-        Thread.sleep(PAST_VALIDATION_INTERVAL_MS);
+        waitPastValidationInterval();
         for (int i = 0; i < 5; i++) {
             create(publishable(m), BODY); // 201, or the fixture fails
         }
@@ -70,7 +76,11 @@ class DatabaseRestartTest {
         // The test classes after this one share the pools. The dead connections these requests did not meet were last
         // used less than a second ago and would be handed out unchecked (a fresh clone's run failed the next class on
         // one): wait until each is checked before use, as the service itself recovers a second after a restart.
-        Thread.sleep(PAST_VALIDATION_INTERVAL_MS);
+        waitPastValidationInterval();
+    }
+
+    private void waitPastValidationInterval() throws InterruptedException {
+        Thread.sleep(validationInterval.toMillis() + VALIDATION_MARGIN_MS);
     }
 
     /** Ends every session of this database's user but the one asking, as the server does at a restart. */
