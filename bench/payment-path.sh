@@ -861,7 +861,7 @@ curl -s --max-time 10 http://127.0.0.1:8182/q/metrics | grep '^cryptopay_address
   done
 } >"$out/cpu.txt"
 python3 - "$out" "$idle" "$connections" "$duration" "$merchants" "$warm_seconds" "$warm_quiet" "$settle_seconds" "$settle_quiet" <<'PY'
-import collections, json, os, re, statistics, sys
+import collections, json, math, os, re, statistics, sys
 ONE_ROUNDS = int(os.environ["ONE_ROUNDS"])
 out, idle, connections, duration, merchants = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 warm_seconds, warm_quiet = sys.argv[6], sys.argv[7] == "true"
@@ -915,6 +915,10 @@ gw, direct = wrk("gateway"), wrk("direct")
 rows = []
 def row(figure, value, target, ratio, ok):
     rows.append((figure, value, target, ratio, "pass" if ok else "FAIL") if ok is not None else (figure, value, target, ratio, ""))
+def share(part, whole):
+    """part / whole in % to one decimal, rounded down: a ratio just short of its target never reads as the target (run
+    156's GET, 1,957 against 2,450 a second, printed as 80% beside its FAIL)."""
+    return f"{math.floor(part / whole * 1000 + 1e-9) / 10:.1f}%"
 
 row("warm-up before the runs, s (until the C2 compilers of gateway and transaction < 0.15 ms/creation, twice in a row)",
     f"{warm_seconds} ({'quiet' if warm_quiet else 'STILL COMPILING: --warmup-max reached'})", "-", "-", None)
@@ -931,7 +935,7 @@ row("direct POST /transaction p50 / p99 ms", f"{direct['p50']:.1f} / {direct['p9
 row("direct POST /transaction errors", f"{direct['errors']}", "0", "-", direct["errors"] == 0)
 row("gateway adds at p50 under load (ms; queueing, follows the throughput ratio: see one connection)",
     f"{gw['p50']-direct['p50']:.2f}", "(reported)", "-", None)
-row("gateway throughput / direct", f"{gw['rps']/direct['rps']:.0%}", ">= 80%", f"{gw['rps']/direct['rps']/0.8:.2f}",
+row("gateway throughput / direct", share(gw['rps'], direct['rps']), ">= 80%", f"{gw['rps']/direct['rps']/0.8:.2f}",
     gw["rps"] >= 0.8 * direct["rps"])
 def again(label, again_run, direct_run, digits):
     """The rows of a gateway run measured again after the direct one (what the order of the runs costs)."""
@@ -939,7 +943,7 @@ def again(label, again_run, direct_run, digits):
     row(f"{label}again after the direct run /s, p50 / p99 ms", f"{a['rps']:,.0f}, {a['p50']:.{digits}f} / {a['p99']:.{digits}f}",
         "-", f"{a['rps']/d['rps']:.0%} of direct", None)
     row(f"{label}again: adds at p50 under load (ms)", f"{a['p50']-d['p50']:.2f}", "(reported)", "-", None)
-    row(f"{label}again: throughput / direct", f"{a['rps']/d['rps']:.0%}", ">= 80%", "-", a["rps"] >= 0.8 * d["rps"])
+    row(f"{label}again: throughput / direct", share(a['rps'], d['rps']), ">= 80%", "-", a["rps"] >= 0.8 * d["rps"])
 gw2 = wrk("gateway2")
 again("gateway ", gw2, direct, 1)
 def in_gateway(name):
@@ -998,7 +1002,7 @@ row("GET /transaction/{id} (API key) direct /s, p50 / p99 ms", f"{gd['rps']:,.0f
     "-", "-", None)
 row("GET: errors gateway / direct", f"{gg['errors']} / {gd['errors']}", "0", "-", gg["errors"] + gd["errors"] == 0)
 row("GET: gateway adds at p50 under load (ms)", f"{gg['p50']-gd['p50']:.2f}", "(reported)", "-", None)
-row("GET: gateway throughput / direct", f"{gg['rps']/gd['rps']:.0%}", ">= 80%", "-", gg["rps"] >= 0.8 * gd["rps"])
+row("GET: gateway throughput / direct", share(gg['rps'], gd['rps']), ">= 80%", "-", gg["rps"] >= 0.8 * gd["rps"])
 again("GET: gateway ", wrk("get-gateway2"), gd, 2)
 # One connection (section 3c): the gateway's own latency, the median of the rounds' p50 differences.
 for what, label in (("post", "POST /transaction"), ("get", "GET /transaction/{id}")):
