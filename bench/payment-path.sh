@@ -919,21 +919,25 @@ rss = {l.split()[0]: int(l.split()[1]) / 1024 for l in open(f"{out}/rss.txt")}
 # The baseline: the mean of the reading before the warm-up and the one right after the creation runs.
 base3_before, base3_after, base1 = pgbench("creation"), pgbench("creation-after"), pgbench("single")
 base3 = (base3_before + base3_after) / 2
-gw, direct, direct2 = wrk("gateway"), wrk("direct"), wrk("direct2")
+# The four creation runs in the order they ran (gateway, direct, direct again, gateway again: ABBA, §133).
+creation_runs = {run: wrk(run) for run in ("gateway", "direct", "direct2", "gateway2")}
+gw, direct, direct2, gw2 = creation_runs.values()
 rows = []
 def row(figure, value, target, ratio, ok):
     rows.append((figure, value, target, ratio, "pass" if ok else "FAIL") if ok is not None else (figure, value, target, ratio, ""))
+def rounded_down(x, digits):
+    """x to `digits` decimals, rounded down: a figure just short of its target never reads as the target."""
+    return f"{math.floor(x * 10 ** digits + 1e-9) / 10 ** digits:.{digits}f}"
 def share(part, whole):
-    """part / whole in % to one decimal, rounded down: a ratio just short of its target never reads as the target (run
-    156's GET, 1,957 against 2,450 a second, printed as 80% beside its FAIL)."""
-    return f"{math.floor(part / whole * 1000 + 1e-9) / 10:.1f}%"
+    """part / whole in % to one decimal, rounded down (run 156's GET, 1,957 against 2,450 a second, had printed as 80%
+    beside its FAIL)."""
+    return f"{rounded_down(part / whole * 100, 1)}%"
 def ratio_rows(label, g1, d1, d2, g2):
     """The throughput ratio of gateway, direct, direct again, gateway again (ABBA): judged on the four runs together,
     the two gateway runs against the two direct ones (docs/decisions.md §133); each pair's own ratio reported."""
     pooled_g, pooled_d = g1["rps"] + g2["rps"], d1["rps"] + d2["rps"]
     row(f"{label}throughput / direct, the four runs together (gateway + again) / (direct + direct again)",
-        share(pooled_g, pooled_d), ">= 80%", f"{math.floor(pooled_g / pooled_d / 0.8 * 100 + 1e-9) / 100:.2f}",
-        pooled_g >= 0.8 * pooled_d)
+        share(pooled_g, pooled_d), ">= 80%", rounded_down(pooled_g / pooled_d / 0.8, 2), pooled_g >= 0.8 * pooled_d)
     row(f"{label}throughput / direct, each pair: gateway / direct; again / direct again",
         f"{share(g1['rps'], d1['rps'])}; {share(g2['rps'], d2['rps'])}", "(reported)", "-", None)
 
@@ -962,7 +966,6 @@ def again(label, again_run, direct_run, digits):
         "-", "-", None)
     row(f"{label}again: adds at p50 under load (ms, against direct again)", f"{a['p50']-d['p50']:.2f}", "(reported)", "-",
         None)
-gw2 = wrk("gateway2")
 again("gateway ", gw2, direct2, 1)
 ratio_rows("gateway ", gw, direct, direct2, gw2)
 def in_gateway(name):
@@ -979,7 +982,7 @@ def ms_or_dash(value):
 row("time a creation spent in the gateway, mean ms (its request time minus the service's answer, decisions §108): "
     "gateway run / again", f"{ms_or_dash(in_gateway('gateway'))} / {ms_or_dash(in_gateway('gateway2'))}",
     "(reported)", "-", None)
-for run, r in (("gateway", gw), ("direct", direct), ("direct2", direct2), ("gateway2", gw2)):
+for run, r in creation_runs.items():
     for group in ("gateway", "transaction", "postgres"):
         if run.startswith("direct") and group == "gateway":
             continue
@@ -1000,14 +1003,14 @@ def full_gcs(run):
     except (OSError, ValueError):
         return None
     return int(c1 - c0), (s1 - s0) * 1000
-gcs = [full_gcs(run) for run in ("gateway", "direct", "direct2", "gateway2")]
+gcs = [full_gcs(run) for run in creation_runs]
 row("transaction-service full collections during the creation runs (gateway / direct / direct again / again), their "
     "pauses ms",
     " / ".join("?" if g is None else str(g[0]) for g in gcs) + ", "
     + " / ".join("?" if g is None else f"{g[1]:.0f}" for g in gcs), "(reported)", "-", None)
 row("backlog when each creation run started (gateway, direct, direct again, again): outbox events unpublished / "
     "transactions not yet in reporting",
-    ", ".join(open(f"{out}/backlog-{run}.txt").read().strip() for run in ("gateway", "direct", "direct2", "gateway2")),
+    ", ".join(open(f"{out}/backlog-{run}.txt").read().strip() for run in creation_runs),
     "(reported)", "-", None)
 databases = sorted((g for g in cpu["gateway"] if g.startswith("pg:")), key=per_gw, reverse=True)
 row("CPU per creation (gateway run): PostgreSQL by database ms",
@@ -1166,7 +1169,7 @@ for run, seconds, services_shown in (("idle0", idle, services), ("idle", idle, s
         if run in ("idle", "idle0"):
             text = ", ".join(f"{n} {100 * v / hz / seconds:.1f}%" for v, n in rows_s)
         else:
-            total = {"gateway": gw, "direct": direct, "direct2": direct2, "gateway2": gw2}[run]["total"] or 1
+            total = creation_runs[run]["total"] or 1
             text = ", ".join(f"{n} {1000 * v / hz / total:.2f}" for v, n in rows_s)
         unit = "% of a core" if run in ("idle", "idle0") else "ms CPU per creation"
         print(f"threads {run} {s} ({unit}): {text or '-'}")
