@@ -5,6 +5,7 @@
 #   deploy/local/postgres.sh down                     stop the server only if these scripts started it
 #   deploy/local/postgres.sh status
 #   deploy/local/postgres.sh analyze                  where autovacuum is off: ANALYZE the run databases (up does it)
+#   deploy/local/postgres.sh checkpoint               CHECKPOINT now (bench/payment-path.sh, before each judged run)
 #
 # Role `payments` / password `payments` (LOCAL DEVELOPMENT credential only).
 # Databases (owner payments): <svc> (run), <svc>_test (per-service @QuarkusTest), <svc>_it
@@ -28,7 +29,7 @@ LIBRARIES=(support)
 
 usage() {
   cat <<EOF
-usage: $0 up [--reset-test-dbs] | down | status | analyze
+usage: $0 up [--reset-test-dbs] | down | status | analyze | checkpoint
 EOF
 }
 
@@ -214,6 +215,14 @@ cmd_analyze() {
   step "postgres: autovacuum is off on $PG_HOST:$PG_PORT ($(echo "SELECT coalesce(sourcefile, source) FROM pg_settings WHERE name = 'autovacuum'" | pg_super)): analysed the ${#SERVICES[@]} run databases in $((SECONDS - analysed)) s (docs/performance.md, twelfth step)"
 }
 
+# A CHECKPOINT now, waited for. bench/payment-path.sh takes one right before each run it judges, so that no run has a
+# checkpoint of its own start in it and every run starts the same distance from one (docs/decisions.md §134).
+cmd_checkpoint() {
+  local started=$SECONDS
+  echo 'CHECKPOINT' | pg_super >/dev/null
+  step "postgres: checkpoint on $PG_HOST:$PG_PORT in $((SECONDS - started)) s"
+}
+
 cmd_down() {
   local ver cluster
   if [[ ! -f "$PG_STARTED_MARK" ]]; then
@@ -248,6 +257,7 @@ main() {
     down) cmd_down ;;
     status) cmd_status ;;
     analyze) cmd_analyze ;;
+    checkpoint) cmd_checkpoint ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
   esac
