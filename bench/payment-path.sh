@@ -705,14 +705,13 @@ get_warm_seconds=$WARM_SECONDS get_warm_quiet=$WARM_QUIET
 echo "$get_warm_seconds $get_warm_quiet" >"$out/get-warm.txt"
 step "GET /transaction/{id} with an API key: $duration each through the gateway, direct, direct again, through the gateway again"
 mint_direct_tokens get
-checkpoint_now
-get_wrk get-gateway "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
-checkpoint_now
-get_wrk get-direct "${get_direct[0]}" "$duration" "${get_direct[@]:1}"
-checkpoint_now
-get_wrk get-direct2 "${get_direct[0]}" "$duration" "${get_direct[@]:1}"
-checkpoint_now
-get_wrk get-gateway2 "${get_gateway[0]}" "$duration" "${get_gateway[@]:1}"
+get_run() { # gateway|direct|direct2|gateway2: one judged GET run, after a checkpoint as every judged run (§134)
+  local target=("${get_gateway[@]}")
+  [[ "$1" == direct* ]] && target=("${get_direct[@]}")
+  checkpoint_now
+  get_wrk "get-$1" "${target[0]}" "$duration" "${target[@]:1}"
+}
+for run in gateway direct direct2 gateway2; do get_run "$run"; done
 
 # --- 3c. what the gateway adds to one request: both paths, warm, with ONE connection (no request waits behind another).
 # First six rounds of 3 s with wrk, gateway and direct in turn, reported as the median of the rounds' p50 differences;
